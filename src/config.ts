@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import type { FailureClassifier, StepName } from './failures.js';
+import type { ClarificationRequest, CostedResult, EmptyResult } from './stepResults.js';
+import type { ValidationError, ValidationResult } from './validation.js';
+import { configErrorFrom } from './zodIssues.js';
+
+function intRange(min: number, max: number) {
+  const error = `must be an integer from ${min} to ${max}`;
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+}
+
+const aFunction = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', {
+  error: 'must be a function',
+});
+const flag = z.boolean({ error: 'must be true or false' });
+
+/** The plain (non-function) options of a loop, validated at creation. */
+export const loopOptionsSchema = z.strictObject({
+  id: z
+    .string()
+    .regex(/^[A-Za-z][\w-]{0,63}$/, {
+      error: 'must be a letter followed by up to 63 letters, digits, _ or -',
+    })
+    .optional(),
+  maxRetries: intRange(0, 50).optional(),
+  maxAttempts: intRange(1, 100).optional(),
+  maxCost: z
+    .number({ error: 'must be a finite number > 0' })
+    .positive({ error: 'must be a finite number > 0' })
+    .finite({ error: 'must be a finite number > 0' })
+    .optional(),
+  idempotent: z
+    .union(
+      [
+        flag,
+        z.strictObject({ attempt: flag, validate: flag, refine: flag, fallback: flag }).partial(),
+      ],
+      {
+        error: 'must be true, false or { attempt?, validate?, refine?, fallback? } of booleans',
+      },
+    )
+    .optional(),
+  attemptTimeoutMs: intRange(1, 86_400_000).optional(),
+  retryDelayMs: intRange(0, 3_600_000).optional(),
+  maxRetryDelayMs: intRange(0, 86_400_000).optional(),
+  stall: z
+    .union(
+      [
+        z.literal(false),
+        z.strictObject({
+          after: intRange(2, 50),
+          on: z
+            .enum(['candidate-and-verdict', 'verdict'], {
+              error: "must be 'candidate-and-verdict' or 'verdict'",
+            })
+            .optional(),
+        }),
+      ],
+      { error: "must be false or { after: 2–50, on?: 'candidate-and-verdict' | 'verdict' }" },
+    )
+    .optional(),
+  review: z
+    .union(
+      [
+        z.literal(false),
+        z.strictObject({ beforeProceed: flag.optional(), afterFailedValidation: flag.optional() }),
+      ],
+      {
+        error: 'must be false or { beforeProceed?: boolean, afterFailedValidation?: boolean }',
+      },
+    )
+    .optional(),
+  trace: flag.optional(),
+});
+
+const loopConfigSchema = loopOptionsSchema.extend({
+  attempt: aFunction,
+  validate: aFunction,
+  refine: aFunction.optional(),
+  fallback: aFunction.optional(),
+  classifyFailure: aFunction.optional(),
+});
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** What every step receives; frozen, built in one place per step run. */
+export interface StepContext<I, C> {
+  readonly input: I;
+  readonly feedback: ValidationError | undefined;
+  readonly previous: C | undefined;
+  readonly iteration: number;
+  readonly attempt: number;
+  readonly key: string | undefined;
+  readonly answers: readonly ClarificationAnswer[];
+  readonly signal: AbortSignal;
+}
+
+export interface ClarificationAnswer {
+  question: string;
+  answer: unknown;
+}
+
+export type AttemptReturn<C> =
+  | C
+  | EmptyResult
+  | ClarificationRequest
+  | CostedResult<C | EmptyResult | ClarificationRequest>;
+
+/** A loop's configuration: the steps and the bounds (SPEC §4). */
+export interface LoopConfig<I = unknown, C = unknown> extends z.input<typeof loopOptionsSchema> {
+  attempt: (ctx: StepContext<I, C>) => MaybePromise<AttemptReturn<C>>;
+  validate: (
+    candidate: C,
+    ctx: StepContext<I, C>,
+  ) => MaybePromise<ValidationResult | CostedResult<ValidationResult>>;
+  refine?: (
+    ctx: StepContext<I, C> & { readonly candidate: C; readonly error: ValidationError },
+  ) => MaybePromise<I | CostedResult<I>>;
+  fallback?: (
+    ctx: StepContext<I, C> & {
+      readonly partial: C | undefined;
+      readonly error: ValidationError | undefined;
+    },
+  ) => MaybePromise<C | CostedResult<C>>;
+  classifyFailure?: FailureClassifier;
+}
+
+/** The resolved, JSON-safe bounds and switches a machine keeps in its context. */
+export interface LoopSettings {
+  maxRetries: number;
+  maxAttempts: number;
+  maxCost: number | null;
+  retryDelayMs: number;
+  maxRetryDelayMs: number;
+  attemptTimeoutMs: number | null;
+  stall: { after: number; on: 'candidate-and-verdict' | 'verdict' } | null;
+  hasFallback: boolean;
+  idempotent: Record<StepName, boolean>;
+  review: { beforeProceed: boolean; afterFailedValidation: boolean };
+  trace: boolean;
+}
+
+export const DEFAULT_MAX_RETRIES = 3;
+
+/** Validates a config (throws `LoopConfigError` naming the field) and resolves its defaults. */
+export function resolveConfig<I, C>(config: LoopConfig<I, C>): LoopSettings {
+  const parsed = loopConfigSchema.safeParse(config, { reportInput: true });
+  if (!parsed.success) throw configErrorFrom('loop config', parsed.error);
+  const options = parsed.data;
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const idempotent = options.idempotent ?? false;
+  const perStep = (step: StepName) =>
+    typeof idempotent === 'boolean' ? idempotent : (idempotent[step] ?? false);
+  const stall: { after?: number; on?: 'candidate-and-verdict' | 'verdict' } | false =
+    options.stall ?? {};
+  const review = options.review || {};
+  return {
+    maxRetries,
+    maxAttempts: options.maxAttempts ?? Math.min(100, 2 * (maxRetries + 1)),
+    maxCost: options.maxCost ?? null,
+    retryDelayMs: options.retryDelayMs ?? 1000,
+    maxRetryDelayMs: options.maxRetryDelayMs ?? 60_000,
+    attemptTimeoutMs: options.attemptTimeoutMs ?? null,
+    stall:
+      stall === false ? null : { after: stall.after ?? 3, on: stall.on ?? 'candidate-and-verdict' },
+    hasFallback: options.fallback !== undefined,
+    idempotent: {
+      attempt: perStep('attempt'),
+      validate: perStep('validate'),
+      refine: perStep('refine'),
+      fallback: perStep('fallback'),
+    },
+    review: {
+      beforeProceed: review.beforeProceed ?? false,
+      afterFailedValidation: review.afterFailedValidation ?? false,
+    },
+    trace: options.trace ?? true,
+  };
+}

@@ -1,0 +1,47 @@
+export { budgetGuard, isBudgetGuard } from './analysis/budgetGuard.js';
+export type {
+  AttemptReturn,
+  ClarificationAnswer,
+  LoopConfig,
+  LoopSettings,
+  StepContext,
+} from './config.js';
+export { resolveConfig } from './config.js';
+export type {
+  FailureClassification,
+  FailureClassifier,
+  FailureEffect,
+  FailureKind,
+  FailureRecord,
+  StepName,
+} from './failures.js';
+export {
+  classifyFailure,
+  defaultClassifyFailure,
+  FAILURE_KINDS,
+  isLoopStepFailure,
+  LoopStepFailure,
+  permanentFailure,
+  policyRejection,
+  transientFailure,
+  uncertainSideEffect,
+} from './failures.js';
+export type { Route, RouteArgs } from './guards/routeAfterValidation.js';
+export { routeAfterValidation } from './guards/routeAfterValidation.js';
+export { fingerprint, reproducibilityKey } from './hashing.js';
+export { isLoopConfigError, LoopConfigError } from './LoopConfigError.js';
+export type { LoopContext, LoopPhase, PendingRequest } from './machines/loopContext.js';
+export type { LoopEvent } from './machines/loopEvents.js';
+export type { LoopMachine, LoopMachineInput } from './machines/loopMachine.js';
+export { createLoopMachine } from './machines/loopMachine.js';
+export type { StepInput } from './machines/stepActors.js';
+export type { LoopError, LoopOutcome, OutcomeFields } from './outcome.js';
+export type { RunOptions } from './runLoop.js';
+export { runLoop, runLoopMachine } from './runLoop.js';
+export type { Decision, LoopStatus, OkStatus, StopStatus, TraceDecision } from './statuses.js';
+export { DECISIONS, isOkStatus, LOOP_STATUSES, OK_STATUSES } from './statuses.js';
+export type { ClarificationRequest, CostedResult, EmptyResult } from './stepResults.js';
+export { clarificationRequest, emptyResult, withCost } from './stepResults.js';
+export type { TraceEntry } from './trace.js';
+export type { ValidationError, ValidationResult, Verdict } from './validation.js';
+export { parseVerdict } from './validation.js';

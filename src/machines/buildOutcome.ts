@@ -1,0 +1,83 @@
+import type { LoopError, LoopOutcome } from '../outcome.js';
+import type { LoopStatus, StopStatus } from '../statuses.js';
+import { explain } from './explain.js';
+import type { LoopContext } from './loopContext.js';
+
+/** The `LoopOutcome` of a loop that reached the final state `status`. */
+export function buildOutcome(status: LoopStatus, context: LoopContext): LoopOutcome {
+  const common = {
+    iterations: context.retryCount,
+    attempts: context.attempts,
+    cost: context.cost,
+    rationale: lastRationale(context) ?? explain(status, context),
+    trace: context.trace,
+  };
+  switch (status) {
+    case 'proceed':
+      return { status, ok: true, ...common, candidate: context.candidate };
+    case 'fallback':
+      return {
+        status,
+        ok: true,
+        ...common,
+        candidate: context.fallbackCandidate,
+        partial: context.candidate,
+      };
+    case 'empty':
+      return { status, ok: true, ...common, empty: context.empty ?? { reason: '' } };
+    default:
+      return {
+        status,
+        ok: false,
+        ...common,
+        partial: context.candidate,
+        error: loopError(status, context, common.rationale),
+      } as LoopOutcome;
+  }
+}
+
+function lastRationale(context: LoopContext): string | undefined {
+  const last = context.trace.at(-1);
+  return last?.decision ? last.rationale : undefined;
+}
+
+function loopError(kind: StopStatus, context: LoopContext, message: string): LoopError {
+  const { settings, failure } = context;
+  const error: LoopError = {
+    kind,
+    state: context.phase,
+    attempts: context.attempts,
+    message,
+  };
+  if (context.candidate !== undefined) error.lastOutput = context.candidate;
+  const cap = capOf(kind);
+  if (cap !== undefined) error.cap = cap;
+  if (kind === 'stalled' && context.stall.fingerprint)
+    error.fingerprint = context.stall.fingerprint;
+  if (failure && context.phase === 'failed') {
+    error.state = stepState(failure.step);
+    error.cause = {
+      step: failure.step,
+      kind: failure.kind,
+      message: failure.message,
+      ...(failure.name ? { name: failure.name } : {}),
+    };
+  }
+  return error;
+
+  function capOf(status: StopStatus): number | undefined {
+    if (status === 'iteration_exhausted') return settings.maxRetries;
+    if (status === 'ceiling_stop') return settings.maxAttempts;
+    if (status === 'budget_stop') return settings.maxCost ?? undefined;
+    if (status === 'stalled') return settings.stall?.after;
+    return undefined;
+  }
+}
+
+function stepState(step: string): string {
+  return (
+    { attempt: 'attempting', validate: 'validating', refine: 'refining', fallback: 'fallingBack' }[
+      step
+    ] ?? step
+  );
+}

@@ -1,0 +1,325 @@
+import { assign, setup } from 'xstate';
+import { type LoopConfig, type LoopSettings, resolveConfig } from '../config.js';
+import type { StepName } from '../failures.js';
+import type { LoopOutcome } from '../outcome.js';
+import type { LoopStatus, TraceDecision } from '../statuses.js';
+import { buildOutcome } from './buildOutcome.js';
+import { initialContext, type LoopContext } from './loopContext.js';
+import type { LoopEvent } from './loopEvents.js';
+import { loopGuards } from './loopGuards.js';
+import * as update from './loopUpdates.js';
+import { type StepInput, stepActors } from './stepActors.js';
+
+/** The machine's input: `{ input }`, the first attempt's input. */
+export interface LoopMachineInput<I = unknown> {
+  input: I;
+}
+
+const when = <T extends unknown[]>(condition: boolean, ...items: T): T | [] =>
+  condition ? items : [];
+
+/**
+ * Builds the loop statechart for a config. Bad config throws `LoopConfigError` here. The machine
+ * holds exactly the states and branches the config can reach (no fallback state without a
+ * fallback, no budget branches without `maxCost`), so path tests can cover all of it.
+ * @example const machine = createLoopMachine({ attempt, validate, maxRetries: 3 });
+ *          const outcome = await toPromise(createActor(machine, { input: { input: 'draft' } }).start());
+ */
+export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I, C>) {
+  const settings = resolveConfig(config);
+  const shape = shapeOf(settings);
+  const decide = (decision: TraceDecision) =>
+    ({ type: 'recordDecision', params: { decision } }) as const;
+  const final = (status: LoopStatus) => ({
+    type: 'final' as const,
+    ...(status === 'fallback' ? {} : { entry: decide(status) }),
+    output: ({ context }: { context: LoopContext }) => buildOutcome(status, context),
+  });
+  const stepInput = ({ context }: { context: LoopContext }): StepInput => ({
+    input: context.input,
+    feedback: context.feedback,
+    previous: context.previous,
+    candidate: context.candidate,
+    partial: context.candidate,
+    error: context.feedback,
+    iteration: context.retryCount,
+    attempt: context.attempts,
+    key: context.key,
+    answers: context.answers,
+  });
+  const onError = (step: StepName) => ({
+    target: 'failed' as const,
+    actions: { type: 'recordFailure' as const, params: { step } },
+  });
+
+  return setup({
+    types: {
+      context: {} as LoopContext,
+      events: {} as LoopEvent,
+      input: {} as LoopMachineInput<I>,
+      output: {} as LoopOutcome<C>,
+    },
+    actors: stepActors(config, settings),
+    guards: loopGuards,
+    actions: {
+      enterPhase: assign((_, params: { phase: LoopContext['phase'] }) =>
+        update.enterPhase(params.phase),
+      ),
+      startAttempt: assign(({ context }) => update.startAttempt(context)),
+      startFallback: assign(({ context }) => update.startFallback(context)),
+      acceptAttempt: assign(({ context, event }) => update.acceptAttempt(context, outputOf(event))),
+      acceptVerdict: assign(({ context, event }) => update.acceptVerdict(context, outputOf(event))),
+      acceptRefinement: assign(({ context, event }) =>
+        update.acceptRefinement(context, outputOf(event)),
+      ),
+      acceptFallback: assign(({ context, event }) =>
+        update.acceptFallback(context, outputOf(event)),
+      ),
+      recordFailure: assign(({ context, event }, params: { step: StepName }) =>
+        update.recordFailure(context, params.step, (event as { error?: unknown }).error),
+      ),
+      recordDecision: assign(({ context }, params: { decision: TraceDecision }) =>
+        update.recordDecision(context, params.decision),
+      ),
+      countRetry: assign(({ context }) => update.countRetry(context)),
+      scheduleRetry: assign(({ context }) => update.scheduleRetry(context)),
+      pauseForReview: assign(
+        ({ context }, params: { reason: 'beforeProceed' | 'afterFailedValidation' }) =>
+          update.pauseForReview(context, params.reason),
+      ),
+      pauseForClarification: assign(({ context }) => update.pauseForClarification(context)),
+      recordAnswer: assign(({ context, event }) =>
+        update.recordAnswer(
+          context,
+          event.type === 'clarification.answer' ? event.answer : undefined,
+        ),
+      ),
+      applyModification: assign(({ context, event }) =>
+        update.applyModification(context, event.type === 'review.modify' ? event : {}),
+      ),
+      applyReviewRetry: assign(({ event }) =>
+        update.applyReviewRetry(event.type === 'review.retry' ? event.feedback : undefined),
+      ),
+      recordAbort: assign(({ event }) =>
+        update.recordAbort('reason' in event ? event.reason : undefined),
+      ),
+    },
+  }).createMachine({
+    id: config.id ?? 'loop',
+    context: ({ input }) => initialContext(settings, input?.input),
+    initial: 'attempting',
+    on: { 'loop.abort': { target: '.aborted', actions: 'recordAbort' } },
+    states: {
+      attempting: {
+        entry: 'startAttempt',
+        invoke: {
+          id: 'attempt',
+          src: 'attempt',
+          input: stepInput,
+          onDone: [
+            { guard: 'isEmptyResult', target: 'empty', actions: 'acceptAttempt' },
+            {
+              guard: 'isClarificationRequest',
+              target: 'awaitingClarification',
+              actions: 'acceptAttempt',
+            },
+            { target: 'validating', actions: 'acceptAttempt' },
+          ],
+          onError: onError('attempt'),
+        },
+      },
+      validating: {
+        entry: { type: 'enterPhase', params: { phase: 'validating' } },
+        invoke: {
+          id: 'validate',
+          src: 'validate',
+          input: stepInput,
+          onDone: [
+            ...when(shape.review.beforeProceed, {
+              guard: 'reviewBeforeProceed' as const,
+              target: 'awaitingReview' as const,
+              actions: [
+                'acceptVerdict' as const,
+                { type: 'pauseForReview' as const, params: { reason: 'beforeProceed' as const } },
+              ],
+            }),
+            ...when(shape.review.afterFailedValidation, {
+              guard: 'reviewAfterFailedValidation' as const,
+              target: 'awaitingReview' as const,
+              actions: [
+                'acceptVerdict' as const,
+                {
+                  type: 'pauseForReview' as const,
+                  params: { reason: 'afterFailedValidation' as const },
+                },
+              ],
+            }),
+            { target: 'routing', actions: 'acceptVerdict' },
+          ],
+          onError: onError('validate'),
+        },
+      },
+      routing: {
+        entry: { type: 'enterPhase', params: { phase: 'routing' } },
+        always: [
+          { guard: 'isMalformed', target: 'terminate_with_partial' },
+          { guard: 'isValid', target: 'proceed' },
+          { guard: 'isFundamental', target: 'terminate_with_partial' },
+          { guard: 'lacksDiagnostic', target: 'terminate_with_partial' },
+          ...when(shape.canStall, { guard: 'isStalled' as const, target: 'stalled' as const }),
+          ...when(
+            shape.canRefine,
+            { guard: 'refineWouldPassCeiling' as const, target: 'ceiling_stop' as const },
+            ...when(shape.hasBudget, {
+              guard: 'refineWouldPassCostBudget' as const,
+              target: 'budget_stop' as const,
+            }),
+            {
+              guard: 'hasRetriesLeft' as const,
+              target: 'refining' as const,
+              actions: 'countRetry' as const,
+            },
+          ),
+          ...when(
+            settings.hasFallback,
+            ...when(shape.hasBudget, {
+              guard: 'fallbackWouldPassCostBudget' as const,
+              target: 'budget_stop' as const,
+            }),
+            {
+              guard: 'hasFallback' as const,
+              target: 'fallingBack' as const,
+              actions: decide('fallback'),
+            },
+          ),
+          { target: 'iteration_exhausted' },
+        ],
+      },
+      ...(shape.canRefine && {
+        refining: {
+          entry: { type: 'enterPhase', params: { phase: 'refining' } },
+          invoke: {
+            id: 'refine',
+            src: 'refine',
+            input: stepInput,
+            onDone: { target: 'attempting', actions: 'acceptRefinement' },
+            onError: onError('refine'),
+          },
+        },
+      }),
+      ...(settings.hasFallback && {
+        fallingBack: {
+          entry: 'startFallback',
+          invoke: {
+            id: 'fallback',
+            src: 'fallback',
+            input: stepInput,
+            onDone: { target: 'fallback', actions: 'acceptFallback' },
+            onError: onError('fallback'),
+          },
+        },
+      }),
+      failed: {
+        always: [
+          { guard: 'isPolicyFailure', target: 'policy_stop' },
+          ...when(shape.hasNonIdempotentStep, {
+            guard: 'hasUnknownEffect' as const,
+            target: 'unknown_outcome' as const,
+          }),
+          ...when(settings.hasFallback, {
+            guard: 'failedInFallback' as const,
+            target: 'iteration_exhausted' as const,
+          }),
+          { guard: 'isPermanentFailure', target: 'permanent_failure' },
+          { guard: 'retryDelayTooLong', target: 'retry_exhausted' },
+          { guard: 'retryWouldPassCeiling', target: 'ceiling_stop' },
+          ...when(shape.hasBudget, {
+            guard: 'retryWouldPassCostBudget' as const,
+            target: 'budget_stop' as const,
+          }),
+          { guard: 'transientRetryAllowed', target: 'waitingToRetry', actions: 'scheduleRetry' },
+          { target: 'retry_exhausted' },
+        ],
+      },
+      waitingToRetry: {
+        entry: { type: 'enterPhase', params: { phase: 'waitingToRetry' } },
+        invoke: {
+          id: 'retryDelay',
+          src: 'retryDelay',
+          input: ({ context }) => ({ until: context.retryAt ?? 0 }),
+          onDone: [
+            { guard: 'failedInAttempt', target: 'attempting' },
+            ...when(shape.canRefine, {
+              guard: 'failedInRefine' as const,
+              target: 'refining' as const,
+            }),
+            { target: 'validating' },
+          ],
+        },
+      },
+      attemptGate: {
+        always: [
+          { guard: 'ceilingReached', target: 'ceiling_stop' },
+          ...when(shape.hasBudget, {
+            guard: 'costBudgetSpent' as const,
+            target: 'budget_stop' as const,
+          }),
+          { target: 'attempting' },
+        ],
+      },
+      awaitingClarification: {
+        tags: ['waitsForHuman'],
+        entry: 'pauseForClarification',
+        on: { 'clarification.answer': { target: 'attemptGate', actions: 'recordAnswer' } },
+      },
+      ...(shape.hasReview && {
+        awaitingReview: {
+          tags: ['waitsForHuman'],
+          on: {
+            'review.continue': 'routing',
+            'review.modify': [
+              { guard: 'modifiesCandidate', target: 'validating', actions: 'applyModification' },
+              { target: 'attemptGate', actions: 'applyModification' },
+            ],
+            'review.retry': { target: 'attemptGate', actions: 'applyReviewRetry' },
+            'review.abort': { target: 'aborted', actions: 'recordAbort' },
+          },
+        },
+      }),
+      proceed: final('proceed'),
+      ...(settings.hasFallback && { fallback: final('fallback') }),
+      terminate_with_partial: final('terminate_with_partial'),
+      iteration_exhausted: final('iteration_exhausted'),
+      ...(shape.canStall && { stalled: final('stalled') }),
+      policy_stop: final('policy_stop'),
+      permanent_failure: final('permanent_failure'),
+      retry_exhausted: final('retry_exhausted'),
+      unknown_outcome: final('unknown_outcome'),
+      ceiling_stop: final('ceiling_stop'),
+      ...(shape.hasBudget && { budget_stop: final('budget_stop') }),
+      empty: final('empty'),
+      aborted: final('aborted'),
+    },
+    output: ({ event }) => event.output as LoopOutcome<C>,
+  });
+}
+
+function outputOf(event: { type: string }): unknown {
+  return (event as { output?: unknown }).output;
+}
+
+/** Which optional parts of the chart a config can reach. */
+export function shapeOf(settings: LoopSettings) {
+  const { review, stall, maxRetries } = settings;
+  return {
+    canRefine: maxRetries > 0,
+    canStall: stall !== null && (maxRetries + 1 >= stall.after || review.afterFailedValidation),
+    hasBudget: settings.maxCost !== null,
+    hasNonIdempotentStep: Object.values(settings.idempotent).some((idempotent) => !idempotent),
+    hasReview: review.beforeProceed || review.afterFailedValidation,
+    review,
+  };
+}
+
+/** The machine `createLoopMachine` returns. */
+export type LoopMachine<I = unknown, C = unknown> = ReturnType<typeof createLoopMachine<I, C>>;

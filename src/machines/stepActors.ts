@@ -1,0 +1,150 @@
+import { fromPromise } from 'xstate';
+import type { ClarificationAnswer, LoopConfig, LoopSettings } from '../config.js';
+import {
+  classifyFailure,
+  type FailureClassifier,
+  type FailureRecord,
+  LoopStepFailure,
+  markFailureRecord,
+  type StepName,
+  transientFailure,
+  uncertainSideEffect,
+} from '../failures.js';
+import { readStepResult } from '../stepResults.js';
+import type { ValidationError } from '../validation.js';
+
+/** The JSON-safe input every step actor is invoked with (persisted with an in-flight step). */
+export interface StepInput {
+  input: unknown;
+  feedback: ValidationError | undefined;
+  previous: unknown;
+  candidate: unknown;
+  partial: unknown;
+  error: ValidationError | undefined;
+  iteration: number;
+  attempt: number;
+  key: string | undefined;
+  answers: ClarificationAnswer[];
+  /** Set by `resumeLoop` on a step that was in flight when its checkpoint was taken. */
+  resumed?: boolean;
+}
+
+/** Thrown by loopchart when an attempt runs past `attemptTimeoutMs`: transient, effect unknown. */
+export function attemptTimeout(ms: number): LoopStepFailure {
+  const failure = transientFailure(
+    `the attempt did not finish within attemptTimeoutMs (${ms} ms)`,
+    {
+      effect: 'unknown',
+    },
+  );
+  Object.defineProperty(failure, 'name', { value: 'LoopAttemptTimeout' });
+  return failure;
+}
+
+type StepRunner = (ctx: Record<string, unknown>) => unknown;
+
+/**
+ * Wraps a user step as a promise actor: builds one frozen ctx, honours the actor's `signal` and the
+ * timeout, checks reported cost, and turns every throw into a classified `FailureRecord`.
+ */
+export function stepActor(
+  step: StepName,
+  run: StepRunner,
+  settings: LoopSettings,
+  classify?: FailureClassifier,
+) {
+  const timeoutMs = step === 'attempt' ? settings.attemptTimeoutMs : null;
+  return fromPromise<unknown, StepInput>(async ({ input, signal }) => {
+    const controller = new AbortController();
+    const cleanups: Array<() => void> = [];
+    const interrupted = new Promise<never>((_, reject) => {
+      const onAbort = () => {
+        controller.abort(signal.reason);
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      cleanups.push(() => signal.removeEventListener('abort', onAbort));
+      if (timeoutMs !== null) {
+        const timer = setTimeout(() => {
+          const failure = attemptTimeout(timeoutMs);
+          controller.abort(failure);
+          reject(failure);
+        }, timeoutMs);
+        cleanups.push(() => clearTimeout(timer));
+      }
+    });
+    interrupted.catch(ignore);
+    try {
+      const { resumed, ...stepInput } = input;
+      if (resumed && !settings.idempotent[step]) {
+        throw uncertainSideEffect(
+          `${step} was in flight when the run was checkpointed; it is not idempotent, so it was not run again`,
+        );
+      }
+      const work = Promise.resolve().then(() =>
+        run(Object.freeze({ ...stepInput, signal: controller.signal })),
+      );
+      work.catch(ignore);
+      const raw = await Promise.race([work, interrupted]);
+      const { costProblem } = readStepResult(raw);
+      if (costProblem) throw new LoopStepFailure('permanent', `${step} ${costProblem}`);
+      return raw;
+    } catch (error) {
+      throw markFailureRecord(classifyFailure(error, step, classify));
+    } finally {
+      for (const cleanup of cleanups) cleanup();
+    }
+  });
+}
+
+const ignore = () => {};
+
+/** The retry wait, as an actor with an absolute deadline so a restored run waits only the remainder. */
+export const retryDelayActor = fromPromise<void, { until: number }>(
+  ({ input, signal }) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(finish, Math.max(0, input.until - Date.now()));
+      signal.addEventListener('abort', finish, { once: true });
+      function finish() {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', finish);
+        resolve();
+      }
+    }),
+);
+
+/** The four step actors of a config, by name. */
+export function stepActors<I, C>(config: LoopConfig<I, C>, settings: LoopSettings) {
+  const classify = config.classifyFailure;
+  const runner = (fn: unknown) => fn as StepRunner;
+  const { validate } = config;
+  return {
+    attempt: stepActor('attempt', runner(config.attempt), settings, classify),
+    validate: stepActor(
+      'validate',
+      (ctx) => (validate as (c: unknown, x: unknown) => unknown)(ctx.candidate, ctx),
+      settings,
+      classify,
+    ),
+    refine: stepActor(
+      'refine',
+      config.refine ? runner(config.refine) : keepInput,
+      settings,
+      classify,
+    ),
+    fallback: stepActor(
+      'fallback',
+      config.fallback ? runner(config.fallback) : noFallback,
+      settings,
+      classify,
+    ),
+    retryDelay: retryDelayActor,
+  };
+}
+
+const keepInput: StepRunner = (ctx) => ctx.input;
+const noFallback: StepRunner = () => {
+  throw new LoopStepFailure('permanent', 'no fallback is configured');
+};
+
+export type { FailureRecord };

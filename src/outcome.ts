@@ -1,0 +1,39 @@
+import type { FailureKind, StepName } from './failures.js';
+import type { LoopStatus, OkStatus, StopStatus } from './statuses.js';
+import type { TraceEntry } from './trace.js';
+
+/** Why a loop stopped without an ok result: every non-ok outcome carries one. */
+export interface LoopError {
+  kind: StopStatus;
+  /** The machine state the loop was in when it stopped (`routing`, `attempting`, …). */
+  state: string;
+  /** The bound that was hit: `maxRetries`, `maxAttempts`, `maxCost` or `stall.after`. */
+  cap?: number;
+  attempts: number;
+  lastOutput?: unknown;
+  message: string;
+  /** The repeated fingerprint, for `stalled`. */
+  fingerprint?: string;
+  cause?: { step: StepName; kind: FailureKind; message: string; name?: string };
+}
+
+export interface OutcomeFields<S extends LoopStatus> {
+  status: S;
+  ok: S extends OkStatus ? true : false;
+  /** Refine cycles performed. */
+  iterations: number;
+  /** Attempt invocations, transient retries included. */
+  attempts: number;
+  cost: number;
+  rationale: string;
+  trace: TraceEntry[];
+}
+
+/** How a loop ended (SPEC §3): a union tagged by `status`, so success, ceiling and empty never blur. */
+export type LoopOutcome<C = unknown> =
+  | (OutcomeFields<'proceed'> & { candidate: C })
+  | (OutcomeFields<'fallback'> & { candidate: C; partial: C | undefined })
+  | (OutcomeFields<'empty'> & { empty: { reason: string } })
+  | {
+      [S in StopStatus]: OutcomeFields<S> & { partial: C | undefined; error: LoopError };
+    }[StopStatus];
