@@ -1,0 +1,2 @@
+// Every `loopchart` subcommand: each module exports `register(program)`; main.ts registers them all.
+export {};
