@@ -1,0 +1,177 @@
+import type { AnyStateMachine } from 'xstate';
+import { describeGuard } from './describeGuard.js';
+
+/** The tag that marks a state as waiting for a person (review, clarification). */
+export const WAITS_FOR_HUMAN = 'waitsForHuman';
+
+export type GraphNodeType = 'atomic' | 'compound' | 'parallel' | 'final' | 'history';
+export type GraphEdgeKind = 'always' | 'after' | 'done' | 'error' | 'event';
+
+/** One state node of a machine, the root included. */
+export interface GraphNode {
+  /** The full state node id, e.g. `'loop.attempting'`. */
+  id: string;
+  key: string;
+  path: string[];
+  parent?: string;
+  type: GraphNodeType;
+  tags: string[];
+  /** The `src` names of the actors the state invokes. */
+  invokes: string[];
+  /**
+   * Tagged `waitsForHuman`, or an atomic state that only external events can leave (no `always`,
+   * `after` or invoke on it or its ancestors): nothing inside the machine moves it on.
+   */
+  waitsForHuman: boolean;
+  /** The id of the initial child of a compound state. */
+  initial?: string;
+}
+
+/** One transition, split per target. */
+export interface GraphEdge {
+  id: string;
+  source: string;
+  /** The target node id; the source itself for a targetless transition. */
+  target: string;
+  kind: GraphEdgeKind;
+  /** The event type; `''` for `always`. */
+  event: string;
+  /** The guard's name, or a rendering like `and(hasRetriesLeft, not(withinCeiling))`. */
+  guard?: string;
+  /** The guard is a budget guard (or requires one), so a cycle through this edge is bounded. */
+  budget: boolean;
+  actions: string[];
+  /** The index among the source's transitions for this event (the order guards are tried in). */
+  order: number;
+  reenter?: boolean;
+}
+
+/** A machine's states and transitions, `always` included. */
+export interface MachineGraph {
+  id: string;
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+}
+
+interface StateNodeLike {
+  id: string;
+  key: string;
+  path: string[];
+  type: GraphNodeType;
+  tags: string[];
+  parent?: StateNodeLike;
+  states: Record<string, StateNodeLike>;
+  config: { initial?: unknown };
+  initial?: { target: readonly StateNodeLike[] };
+  invoke: ReadonlyArray<{ src: string }>;
+  transitions: Map<string, readonly TransitionLike[]>;
+  always?: readonly TransitionLike[];
+}
+
+interface TransitionLike {
+  target?: readonly StateNodeLike[];
+  guard?: unknown;
+  actions: readonly unknown[];
+  reenter?: boolean;
+}
+
+/**
+ * Reads a machine's states and transitions from `machine.root` (unlike `toJSON()`, this keeps
+ * `always`), with each guard named or rendered and budget guards flagged.
+ * @example const { nodes, edges } = machineGraph(createLoopMachine(config));
+ *          edges.filter((edge) => edge.source === 'loop.routing'); // the decision table, in order
+ */
+export function machineGraph(machine: AnyStateMachine): MachineGraph {
+  const guards = (machine.implementations?.guards ?? {}) as Record<string, unknown>;
+  const nodes: GraphNode[] = [];
+  const edges: GraphEdge[] = [];
+  const visit = (node: StateNodeLike) => {
+    nodes.push(toNode(node));
+    const lists: Array<[string, readonly TransitionLike[]]> = [
+      ...(node.always ? [['', node.always] as [string, readonly TransitionLike[]]] : []),
+      ...node.transitions,
+    ];
+    for (const [event, transitions] of lists) {
+      transitions.forEach((transition, order) => {
+        edges.push(...toEdges(node, event, transition, order, guards));
+      });
+    }
+    for (const child of Object.values(node.states)) visit(child);
+  };
+  visit(machine.root as unknown as StateNodeLike);
+  return { id: machine.id, nodes, edges };
+}
+
+function toNode(node: StateNodeLike): GraphNode {
+  const initial = node.type === 'compound' ? node.initial?.target[0]?.id : undefined;
+  return {
+    id: node.id,
+    key: node.key,
+    path: [...node.path],
+    ...(node.parent ? { parent: node.parent.id } : {}),
+    type: node.type,
+    tags: [...node.tags],
+    invokes: node.invoke.map((invoke) => invoke.src),
+    waitsForHuman: node.tags.includes(WAITS_FOR_HUMAN) || onlyExternalExits(node),
+    ...(initial ? { initial } : {}),
+  };
+}
+
+function onlyExternalExits(node: StateNodeLike): boolean {
+  if (node.type !== 'atomic') return false;
+  let external = false;
+  for (let at: StateNodeLike | undefined = node; at; at = at.parent) {
+    if (at.always?.length || at.invoke.length) return false;
+    for (const event of at.transitions.keys()) {
+      if (kindOf(event) !== 'event') return false;
+      external = true;
+    }
+  }
+  return external;
+}
+
+function toEdges(
+  node: StateNodeLike,
+  event: string,
+  transition: TransitionLike,
+  order: number,
+  guards: Record<string, unknown>,
+): GraphEdge[] {
+  const kind = kindOf(event);
+  const guard =
+    transition.guard === undefined ? undefined : describeGuard(transition.guard, guards);
+  const targets = transition.target?.length ? transition.target.map((t) => t.id) : [node.id];
+  return targets.map((target, index) => ({
+    id: `${node.id}:${event || 'always'}:${order}${targets.length > 1 ? `:${index}` : ''}`,
+    source: node.id,
+    target,
+    kind,
+    event,
+    ...(guard ? { guard: guard.text } : {}),
+    budget: guard?.budget ?? false,
+    actions: transition.actions.map(actionName),
+    order,
+    ...(transition.reenter ? { reenter: true } : {}),
+  }));
+}
+
+/** The kind of transition an event descriptor belongs to. */
+export function kindOf(event: string): GraphEdgeKind {
+  if (event === '') return 'always';
+  if (event.startsWith('xstate.after.')) return 'after';
+  if (event.startsWith('xstate.done.')) return 'done';
+  if (event.startsWith('xstate.error.')) return 'error';
+  return 'event';
+}
+
+function actionName(action: unknown): string {
+  if (typeof action === 'string') return action;
+  if (typeof action === 'function') {
+    const { type } = action as { type?: unknown };
+    return typeof type === 'string' ? type : action.name || 'inline action';
+  }
+  if (typeof action === 'object' && action !== null && 'type' in action) {
+    return String((action as { type: unknown }).type);
+  }
+  return 'inline action';
+}
