@@ -1,4 +1,20 @@
+export {
+  assertBoundedLoops,
+  describeCycle,
+  isUnboundedLoopError,
+  UnboundedLoopError,
+} from './analysis/assertBoundedLoops.js';
 export { budgetGuard, isBudgetGuard } from './analysis/budgetGuard.js';
+export type { CycleCheckOptions, UnboundedCycle } from './analysis/findUnboundedCycles.js';
+export { findUnboundedCycles } from './analysis/findUnboundedCycles.js';
+export type {
+  GraphEdge,
+  GraphEdgeKind,
+  GraphNode,
+  GraphNodeType,
+  MachineGraph,
+} from './analysis/machineGraph.js';
+export { machineGraph, WAITS_FOR_HUMAN } from './analysis/machineGraph.js';
 export type {
   AttemptReturn,
   ClarificationAnswer,
@@ -38,6 +54,13 @@ export type { StepInput } from './machines/stepActors.js';
 export type { LoopError, LoopOutcome, OutcomeFields } from './outcome.js';
 export type { RunOptions } from './runLoop.js';
 export { runLoop, runLoopMachine } from './runLoop.js';
+export type {
+  ExtractedJson,
+  SchemaIssue,
+  SchemaValidator,
+  SchemaValidatorOptions,
+} from './schemaValidator/index.js';
+export { extractJson, schemaValidator } from './schemaValidator/index.js';
 export type { Decision, LoopStatus, OkStatus, StopStatus, TraceDecision } from './statuses.js';
 export { DECISIONS, isOkStatus, LOOP_STATUSES, OK_STATUSES } from './statuses.js';
 export type { ClarificationRequest, CostedResult, EmptyResult } from './stepResults.js';
