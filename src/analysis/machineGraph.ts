@@ -20,7 +20,7 @@ export interface GraphNode {
   invokes: string[];
   /**
    * Tagged `waitsForHuman`, or an atomic state that only external events can leave (no `always`,
-   * `after` or invoke on it or its ancestors): nothing inside the machine moves it on.
+   * `after`, invoke or entry `raise` on it or its ancestors): nothing inside the machine moves it on.
    */
   waitsForHuman: boolean;
   /** The id of the initial child of a compound state. */
@@ -66,6 +66,7 @@ interface StateNodeLike {
   invoke: ReadonlyArray<{ src: string }>;
   transitions: Map<string, readonly TransitionLike[]>;
   always?: readonly TransitionLike[];
+  entry: readonly unknown[];
 }
 
 interface TransitionLike {
@@ -121,7 +122,7 @@ function onlyExternalExits(node: StateNodeLike): boolean {
   if (node.type !== 'atomic') return false;
   let external = false;
   for (let at: StateNodeLike | undefined = node; at; at = at.parent) {
-    if (at.always?.length || at.invoke.length) return false;
+    if (at.always?.length || at.invoke.length || at.entry.some(raisesEvent)) return false;
     for (const event of at.transitions.keys()) {
       if (kindOf(event) !== 'event') return false;
       external = true;
@@ -129,6 +130,9 @@ function onlyExternalExits(node: StateNodeLike): boolean {
   }
   return external;
 }
+
+const raisesEvent = (action: unknown) =>
+  typeof action === 'function' && (action as { type?: unknown }).type === 'xstate.raise';
 
 function toEdges(
   node: StateNodeLike,
