@@ -145,7 +145,9 @@ export const DEFAULT_MAX_RETRIES = 3;
 /** Validates a config (throws `LoopConfigError` naming the field) and resolves its defaults. */
 export function resolveConfig<I, C>(config: LoopConfig<I, C>): LoopSettings {
   const parsed = loopConfigSchema.safeParse(config, { reportInput: true });
-  if (!parsed.success) throw configErrorFrom('loop config', parsed.error);
+  if (!parsed.success) {
+    throw configErrorFrom('loop config', parsed.error, Object.keys(loopConfigSchema.shape));
+  }
   const options = parsed.data;
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   const idempotent = options.idempotent ?? false;

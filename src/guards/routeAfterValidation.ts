@@ -5,15 +5,16 @@ import { configErrorFrom } from '../zodIssues.js';
 import { hasRetriesLeft } from './budgetGuards.js';
 import { isFundamental, isValid, lacksDiagnostic } from './verdictGuards.js';
 
-const count = (max: number) => {
-  const error = `must be an integer from 0 to ${max}`;
-  return z.number({ error }).int({ error }).min(0, { error }).max(max, { error });
+const count = (max?: number) => {
+  const error = max === undefined ? 'must be an integer ≥ 0' : `must be an integer from 0 to ${max}`;
+  const atLeastZero = z.number({ error }).int({ error }).min(0, { error });
+  return max === undefined ? atLeastZero : atLeastZero.max(max, { error });
 };
 
 const argsSchema = z.object({
   isValid: z.boolean({ error: 'must be true or false' }),
   error: validationErrorSchema.nullish(),
-  retryCount: count(Number.MAX_SAFE_INTEGER),
+  retryCount: count(),
   maxRetries: count(50),
 });
 
