@@ -1,4 +1,20 @@
+export {
+  assertBoundedLoops,
+  describeCycle,
+  isUnboundedLoopError,
+  UnboundedLoopError,
+} from './analysis/assertBoundedLoops.js';
 export { budgetGuard, isBudgetGuard } from './analysis/budgetGuard.js';
+export type { CycleCheckOptions, UnboundedCycle } from './analysis/findUnboundedCycles.js';
+export { findUnboundedCycles } from './analysis/findUnboundedCycles.js';
+export type {
+  GraphEdge,
+  GraphEdgeKind,
+  GraphNode,
+  GraphNodeType,
+  MachineGraph,
+} from './analysis/machineGraph.js';
+export { machineGraph, WAITS_FOR_HUMAN } from './analysis/machineGraph.js';
 export type {
   AttemptReturn,
   ClarificationAnswer,
