@@ -1,2 +1,3 @@
-// Every `npm run bench` section: each module exports `section: BenchSection`; bench/main.ts runs them.
-export {};
+// Every `npm run bench` section: each module exports `section: BenchSection` (bench/harness/BenchSection.ts);
+// register it with one line, e.g. `export { section as paths } from './paths.js';`. bench/main.ts runs them.
+export { section as loops } from './loops.js';

@@ -1,0 +1,76 @@
+/**
+ * `npm run bench`: runs every section registered in bench/sections/index.ts, prints each one's
+ * figures to stdout and writes them all to bench/results.json.
+ * Usage: npm run bench [-- --quick] [-- <section name> ...]
+ */
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { BenchContext, BenchFigures, BenchSection } from './harness/BenchSection.js';
+import { formatFigures } from './harness/formatFigures.js';
+import { settledHeap } from './harness/settledHeap.js';
+import * as registered from './sections/index.js';
+
+const resultsFile = fileURLToPath(new URL('../../bench/results.json', import.meta.url));
+
+async function main(args: string[]): Promise<number> {
+  const quick = args.includes('--quick');
+  const wanted = args.filter((arg) => !arg.startsWith('--'));
+  const all = Object.values<BenchSection>(registered);
+  const unknown = wanted.filter((name) => !all.some((section) => section.name === name));
+  if (unknown.length > 0) {
+    const names = all.map((section) => section.name).join(', ');
+    console.error(`unknown bench section(s): ${unknown.join(', ')}; registered: ${names}`);
+    return 2;
+  }
+  const sections = wanted.length ? all.filter((s) => wanted.includes(s.name)) : all;
+  const ctx: BenchContext = {
+    quick,
+    log: (message) => console.error(`  … ${message}`),
+    settledHeap,
+  };
+  const results: Record<string, BenchFigures | { error: string }> = {};
+  let failed = 0;
+  const started = performance.now();
+  console.log(`loopchart bench on ${machineLine()}${quick ? ' (quick)' : ''}`);
+  for (const section of sections) {
+    console.log(`\n== ${section.title} [${section.name}] ==`);
+    const sectionStart = performance.now();
+    try {
+      const figures = await section.run(ctx);
+      results[section.name] = figures;
+      console.log(formatFigures(figures));
+    } catch (error) {
+      failed++;
+      const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      results[section.name] = { error: message };
+      console.log(`FAILED: ${message}`);
+    }
+    console.error(
+      `  (${section.name}: ${((performance.now() - sectionStart) / 1000).toFixed(1)} s)`,
+    );
+  }
+  const report = { machine: machine(), quick, ranAt: new Date().toISOString(), sections: results };
+  writeFileSync(resultsFile, `${JSON.stringify(report, null, 2)}\n`);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(`\nwrote ${resultsFile} (${seconds} s)`);
+  return failed > 0 ? 1 : 0;
+}
+
+function machine() {
+  const cpus = os.cpus();
+  return {
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    cores: os.availableParallelism(),
+    cpu: cpus[0]?.model.trim() ?? 'unknown',
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+  };
+}
+
+function machineLine(): string {
+  const m = machine();
+  return `Node ${m.node.slice(1)}, ${m.cores} cores (${m.cpu}), ${m.platform}`;
+}
+
+process.exitCode = await main(process.argv.slice(2));
