@@ -84,7 +84,7 @@ const loopConfigSchema = loopOptionsSchema.extend({
 type MaybePromise<T> = T | Promise<T>;
 
 /** What every step receives; frozen, built in one place per step run. */
-export interface StepContext<I, C> {
+export interface StepContext<I, C = unknown> {
   readonly input: I;
   readonly feedback: ValidationError | undefined;
   readonly previous: C | undefined;
@@ -108,7 +108,8 @@ export type AttemptReturn<C> =
 
 /** A loop's configuration: the steps and the bounds (SPEC §4). */
 export interface LoopConfig<I = unknown, C = unknown> extends z.input<typeof loopOptionsSchema> {
-  attempt: (ctx: StepContext<I, C>) => MaybePromise<AttemptReturn<C>>;
+  /** Its ctx leaves `previous` untyped so TypeScript can infer the candidate type from its return. */
+  attempt: (ctx: StepContext<I>) => MaybePromise<AttemptReturn<C>>;
   validate: (
     candidate: C,
     ctx: StepContext<I, C>,

@@ -4,6 +4,7 @@ import {
   permanentFailure,
   policyRejection,
   runLoop,
+  type StepContext,
   transientFailure,
   uncertainSideEffect,
 } from 'loopchart';
@@ -11,15 +12,23 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { correctable, counted, valid } from './support/scriptedSteps.js';
 
 const failingAttempt = (...failures: unknown[]) =>
-  counted((n) => (n <= failures.length ? Promise.reject(failures[n - 1]) : `draft ${n}`));
+  counted((n, _ctx: StepContext<string>) =>
+    n <= failures.length ? Promise.reject(failures[n - 1]) : `draft ${n}`,
+  );
 
 function run(config: Partial<LoopConfig<string, string>>): Promise<LoopOutcome<string>> {
-  return runLoop<string, string>({ attempt: () => 'draft', validate: () => valid, retryDelayMs: 0, ...config }, 'task');
+  return runLoop<string, string>(
+    { attempt: () => 'draft', validate: () => valid, retryDelayMs: 0, ...config },
+    'task',
+  );
 }
 
 describe('failures are classified before anything is retried', () => {
   it('a policy rejection runs the attempt exactly once and stops as policy_stop', async () => {
-    const attempt = failingAttempt(policyRejection('the user may not send email'), policyRejection('again'));
+    const attempt = failingAttempt(
+      policyRejection('the user may not send email'),
+      policyRejection('again'),
+    );
     const outcome = await run({ attempt, idempotent: true });
     expect(attempt.calls).toBe(1);
     expect(outcome.status).toBe('policy_stop');
@@ -44,7 +53,7 @@ describe('failures are classified before anything is retried', () => {
     );
     const outcome = await run({ attempt });
     expect(attempt.calls).toBe(2);
-    const [first, second] = attempt.args.map(([ctx]) => (ctx as unknown as { key: string; attempt: number }));
+    const [first, second] = attempt.args.map(([ctx]) => ctx);
     expect(first?.key).toMatch(/^[0-9a-f]{64}$/);
     expect(second?.key).toBe(first?.key);
     expect([first?.attempt, second?.attempt]).toEqual([1, 2]);
@@ -96,20 +105,31 @@ describe('failures are classified before anything is retried', () => {
     [
       'an object whose getters throw',
       Object.defineProperties(new Error('x'), {
-        message: { get: () => { throw new Error('getter'); } },
-        name: { get: () => { throw new Error('getter'); } },
+        message: {
+          get: () => {
+            throw new Error('getter');
+          },
+        },
+        name: {
+          get: () => {
+            throw new Error('getter');
+          },
+        },
       }),
     ],
-  ])('an untyped thrown value (%s) ends as permanent_failure without a crash', async (_label, thrown) => {
-    const attempt = counted(() => {
-      throw thrown;
-    });
-    const outcome = await run({ attempt, idempotent: true });
-    expect(attempt.calls).toBe(1);
-    expect(outcome.status).toBe('permanent_failure');
-    if (!outcome.ok) expect(outcome.error.cause?.kind).toBe('permanent');
-    expect(() => JSON.stringify(outcome)).not.toThrow();
-  });
+  ])(
+    'an untyped thrown value (%s) ends as permanent_failure without a crash',
+    async (_label, thrown) => {
+      const attempt = counted(() => {
+        throw thrown;
+      });
+      const outcome = await run({ attempt, idempotent: true });
+      expect(attempt.calls).toBe(1);
+      expect(outcome.status).toBe('permanent_failure');
+      if (!outcome.ok) expect(outcome.error.cause?.kind).toBe('permanent');
+      expect(() => JSON.stringify(outcome)).not.toThrow();
+    },
+  );
 });
 
 describe('retry delays, timeouts and the classifier', () => {
@@ -139,7 +159,9 @@ describe('retry delays, timeouts and the classifier', () => {
   });
 
   it('refuses to wait longer than maxRetryDelayMs and says so', async () => {
-    const attempt = failingAttempt(transientFailure('429', { effect: 'none', retryAfterMs: 90_000 }));
+    const attempt = failingAttempt(
+      transientFailure('429', { effect: 'none', retryAfterMs: 90_000 }),
+    );
     const outcome = await run({ attempt, maxRetryDelayMs: 60_000 });
     expect(attempt.calls).toBe(1);
     expect(outcome.status).toBe('retry_exhausted');
@@ -156,7 +178,8 @@ describe('retry delays, timeouts and the classifier', () => {
     expect(once.status).toBe('unknown_outcome');
     expect(hang.calls).toBe(1);
     expect(signals[0]?.aborted).toBe(true);
-    if (!once.ok) expect(once.error.cause).toMatchObject({ name: 'LoopAttemptTimeout', kind: 'transient' });
+    if (!once.ok)
+      expect(once.error.cause).toMatchObject({ name: 'LoopAttemptTimeout', kind: 'transient' });
 
     const twice = await run({ attempt: hang, attemptTimeoutMs: 15, idempotent: true });
     expect(twice.status).toBe('retry_exhausted');
@@ -198,14 +221,16 @@ describe('retry delays, timeouts and the classifier', () => {
 describe('failures of validate, refine and fallback', () => {
   it('a validator that fails transiently is retried once without a new attempt', async () => {
     const attempt = counted(() => 'draft');
-    const validate = counted((n) => (n === 1 ? Promise.reject(transientFailure('judge overloaded', { effect: 'none' })) : valid));
+    const validate = counted((n) =>
+      n === 1 ? Promise.reject(transientFailure('judge overloaded', { effect: 'none' })) : valid,
+    );
     const outcome = await run({ attempt, validate });
     expect([attempt.calls, validate.calls]).toEqual([1, 2]);
     expect(outcome).toMatchObject({ status: 'proceed', attempts: 1 });
   });
 
   it('an infrastructure failure of the validator never becomes refine feedback', async () => {
-    const attempt = counted((_n, ctx: { feedback: unknown }) => ctx.feedback);
+    const attempt = counted((_n, ctx: StepContext<string>) => String(ctx.feedback));
     const validate = () => Promise.reject(new Error('rate limit exceeded'));
     const outcome = await run({ attempt, validate });
     expect(outcome.status).toBe('permanent_failure');
@@ -219,16 +244,25 @@ describe('failures of validate, refine and fallback', () => {
       refine: () => Promise.reject(policyRejection('prompt rewrite blocked by guardrail')),
     });
     expect(outcome.status).toBe('policy_stop');
-    if (!outcome.ok) expect(outcome.error).toMatchObject({ state: 'refining', cause: { step: 'refine' } });
+    if (!outcome.ok)
+      expect(outcome.error).toMatchObject({ state: 'refining', cause: { step: 'refine' } });
   });
 
   it('a failed fallback ends as iteration_exhausted naming the fallback', async () => {
     const fallback = counted(() => Promise.reject(permanentFailure('backup model is down')));
-    const outcome = await run({ maxRetries: 1, validate: counted((n) => correctable(`try ${n}`)), fallback });
+    const outcome = await run({
+      maxRetries: 1,
+      validate: counted((n) => correctable(`try ${n}`)),
+      fallback,
+    });
     expect(fallback.calls).toBe(1);
     expect(outcome.status).toBe('iteration_exhausted');
     if (outcome.ok) return;
-    expect(outcome.error).toMatchObject({ state: 'fallingBack', cap: 1, cause: { step: 'fallback', message: 'backup model is down' } });
+    expect(outcome.error).toMatchObject({
+      state: 'fallingBack',
+      cap: 1,
+      cause: { step: 'fallback', message: 'backup model is down' },
+    });
   });
 
   it('a step that reports an invalid cost fails permanently, naming the cost', async () => {
