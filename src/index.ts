@@ -52,6 +52,30 @@ export type { LoopMachine, LoopMachineInput } from './machines/loopMachine.js';
 export { createLoopMachine } from './machines/loopMachine.js';
 export type { StepInput } from './machines/stepActors.js';
 export type { LoopError, LoopOutcome, OutcomeFields } from './outcome.js';
+export type { CheckpointErrorCode } from './persistence/CheckpointError.js';
+export {
+  CHECKPOINT_ERROR_CODES,
+  CheckpointError,
+  checkpointConflict,
+  isCheckpointError,
+} from './persistence/CheckpointError.js';
+export type {
+  CheckpointRecord,
+  CheckpointStore,
+  ListOptions,
+  RunStatus,
+  RunSummary,
+} from './persistence/CheckpointStore.js';
+export { RUN_STATUSES } from './persistence/CheckpointStore.js';
+export type { Checkpoint, PersistedSnapshot } from './persistence/checkpointFormat.js';
+export { CHECKPOINT_FORMAT, decodeCheckpoint } from './persistence/checkpointFormat.js';
+export { MemoryCheckpointStore } from './persistence/MemoryCheckpointStore.js';
+export { machineFingerprint } from './persistence/machineFingerprint.js';
+export type { PausedRun, RunResult } from './persistence/PausedRun.js';
+export { isPausedRun } from './persistence/PausedRun.js';
+export type { CheckpointOptions } from './persistence/prepareLoop.js';
+export type { ResumeOptions } from './persistence/resumeLoop.js';
+export { resumeLoop } from './persistence/resumeLoop.js';
 export type { RunOptions } from './runLoop.js';
 export { runLoop, runLoopMachine } from './runLoop.js';
 export type {

@@ -2,6 +2,10 @@ import { type ActorOptions, type AnyActorLogic, createActor } from 'xstate';
 import type { LoopConfig } from './config.js';
 import { createLoopMachine, type LoopMachine } from './machines/loopMachine.js';
 import type { LoopOutcome } from './outcome.js';
+import { abortOnSignal } from './persistence/abortOnSignal.js';
+import { driveLoop } from './persistence/driveLoop.js';
+import type { RunResult } from './persistence/PausedRun.js';
+import { type CheckpointOptions, checkRunOptions, prepareLoop } from './persistence/prepareLoop.js';
 
 /** Options of one run. */
 export interface RunOptions {
@@ -14,15 +18,47 @@ export interface RunOptions {
 /**
  * Runs a loop to its end. Resolves to the `LoopOutcome`; rejects only for an invalid config
  * (`LoopConfigError`), never because a step misbehaved.
+ *
+ * With a `store`, the run is checkpointed after every step: it resolves to the outcome or, when
+ * it waits for a person (review, clarification), to a `PausedRun` that `resumeLoop` continues.
+ * It then also rejects with `CheckpointError` when the store fails (no further step runs).
  * @example const outcome = await runLoop({ attempt, validate, maxRetries: 3 }, 'Summarise the memo');
  *          if (outcome.ok) use(outcome.candidate); else console.log(outcome.error.message);
  */
+export function runLoop<I, C>(
+  config: LoopConfig<I, C>,
+  input: I,
+  options: RunOptions & CheckpointOptions,
+): Promise<RunResult<C>>;
+export function runLoop<I, C>(
+  config: LoopConfig<I, C>,
+  input: I,
+  options?: RunOptions & { store?: undefined },
+): Promise<LoopOutcome<C>>;
+export function runLoop<I, C>(
+  config: LoopConfig<I, C>,
+  input: I,
+  options?: RunOptions & Partial<CheckpointOptions>,
+): Promise<RunResult<C>>;
 export async function runLoop<I, C>(
   config: LoopConfig<I, C>,
   input: I,
-  options: RunOptions = {},
-): Promise<LoopOutcome<C>> {
-  return runLoopMachine(createLoopMachine(config), input, options);
+  options: RunOptions & Partial<CheckpointOptions> = {},
+): Promise<RunResult<C>> {
+  if (options.store === undefined) return runLoopMachine(createLoopMachine(config), input, options);
+  const { store, runId } = checkRunOptions(options, false);
+  const { machine, gate, expected } = prepareLoop(config);
+  const { inspect } = options;
+  return driveLoop<C>({
+    actor: createActor(machine, { input: { input }, ...(inspect ? { inspect } : {}) }),
+    gate,
+    store,
+    runId,
+    machineId: expected.machineId,
+    fingerprint: expected.fingerprint,
+    seq: 0,
+    signal: options.signal,
+  });
 }
 
 /** Runs an already built loop machine (e.g. one changed with `.provide()`) to its end. */
@@ -33,26 +69,18 @@ export function runLoopMachine<I, C>(
 ): Promise<LoopOutcome<C>> {
   return new Promise((resolve, reject) => {
     const actor = createActor(machine, { input: { input }, ...(inspect ? { inspect } : {}) });
-    const abort = () => actor.send({ type: 'loop.abort', reason: abortReason(signal) });
+    let detach = () => {};
     actor.subscribe({
       complete: () => {
-        signal?.removeEventListener('abort', abort);
+        detach();
         resolve(actor.getSnapshot().output as LoopOutcome<C>);
       },
       error: (error) => {
-        signal?.removeEventListener('abort', abort);
+        detach();
         reject(error);
       },
     });
     actor.start();
-    if (signal?.aborted) abort();
-    else signal?.addEventListener('abort', abort, { once: true });
+    detach = abortOnSignal(actor, signal);
   });
-}
-
-function abortReason(signal: AbortSignal | undefined): string {
-  const reason: unknown = signal?.reason;
-  if (typeof reason === 'string') return reason;
-  if (reason instanceof Error) return reason.message || reason.name;
-  return 'the caller aborted the run';
 }

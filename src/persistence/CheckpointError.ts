@@ -1,0 +1,63 @@
+import type { TraceEntry } from '../trace.js';
+import type { CheckpointRecord } from './CheckpointStore.js';
+
+const BRAND = Symbol.for('loopchart.CheckpointError');
+
+/** Why a checkpoint could not be used or written. */
+export const CHECKPOINT_ERROR_CODES = [
+  'not_found',
+  'corrupt',
+  'unknown_version',
+  'other_machine',
+  'conflict',
+  'save_failed',
+  'not_waiting',
+] as const;
+export type CheckpointErrorCode = (typeof CHECKPOINT_ERROR_CODES)[number];
+
+/**
+ * A store or checkpoint problem, never a step's misbehaviour: the checkpoint is missing, corrupt,
+ * of an unknown format version or another machine's; another writer got there first; the store
+ * failed to save (then no further step ran and `trace` holds the run so far); or the run does not
+ * wait for the event sent to it. The stored row is never changed by a refusal.
+ */
+export class CheckpointError extends Error {
+  override readonly name = 'CheckpointError';
+  readonly code: CheckpointErrorCode;
+  readonly runId: string;
+  /** The run's trace up to the failure (for `save_failed` and `conflict` during a run), else []. */
+  readonly trace: readonly TraceEntry[];
+  readonly [BRAND] = true;
+
+  constructor(
+    code: CheckpointErrorCode,
+    runId: string,
+    message: string,
+    options: { trace?: readonly TraceEntry[]; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.runId = runId;
+    this.trace = options.trace ?? [];
+  }
+}
+
+/**
+ * True for a `CheckpointError`, even one thrown by another copy of loopchart.
+ * @example if (isCheckpointError(e) && e.code === 'save_failed') console.error(e.trace);
+ */
+export function isCheckpointError(error: unknown): error is CheckpointError {
+  return typeof error === 'object' && error !== null && BRAND in error;
+}
+
+/**
+ * The error a store rejects a save with when the save does not follow the stored `seq`.
+ * @example if (changes === 0) throw checkpointConflict(record, storedSeq);
+ */
+export function checkpointConflict(record: CheckpointRecord, storedSeq: number): CheckpointError {
+  const why =
+    record.seq === 1
+      ? `run '${record.runId}' already has checkpoint #${storedSeq}; resume it with resumeLoop or start a new runId`
+      : `run '${record.runId}' is at checkpoint #${storedSeq}, not #${record.seq - 1}: another process is writing it`;
+  return new CheckpointError('conflict', record.runId, `loopchart: ${why}`);
+}

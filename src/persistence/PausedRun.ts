@@ -1,0 +1,47 @@
+import type { LoopContext, PendingRequest } from '../machines/loopContext.js';
+import type { LoopOutcome } from '../outcome.js';
+import type { TraceEntry } from '../trace.js';
+
+/**
+ * A checkpointed run that waits for a person: `pending` is the question or the review request.
+ * Nothing runs meanwhile; continue it, from this process or another, with
+ * `resumeLoop(config, { store, runId, event })`.
+ */
+export interface PausedRun {
+  status: 'paused';
+  ok: false;
+  runId: string;
+  /** `awaitingReview` or `awaitingClarification`. */
+  state: string;
+  pending: PendingRequest;
+  iterations: number;
+  attempts: number;
+  cost: number;
+  trace: TraceEntry[];
+}
+
+/** What a checkpointed run resolves to: its outcome, or a pause for a person. */
+export type RunResult<C = unknown> = LoopOutcome<C> | PausedRun;
+
+export function pausedRun(runId: string, context: LoopContext): PausedRun {
+  return {
+    status: 'paused',
+    ok: false,
+    runId,
+    state: context.phase,
+    pending: context.pending as PendingRequest,
+    iterations: context.retryCount,
+    attempts: context.attempts,
+    cost: context.cost,
+    trace: context.trace,
+  };
+}
+
+/**
+ * True when a run result is a pause, not an outcome.
+ * @example const result = await runLoop(config, input, { store });
+ *          if (isPausedRun(result)) askUser(result.pending); else use(result);
+ */
+export function isPausedRun(result: RunResult<unknown>): result is PausedRun {
+  return result.status === 'paused';
+}

@@ -1,0 +1,48 @@
+import type { ActorOptions, AnyActorLogic } from 'xstate';
+import { type LoopConfig, resolveConfig } from '../config.js';
+import { LoopConfigError } from '../LoopConfigError.js';
+import { createLoopMachine } from '../machines/loopMachine.js';
+import type { CheckpointStore } from './CheckpointStore.js';
+import type { ExpectedMachine } from './checkpointFormat.js';
+import { machineFingerprint } from './machineFingerprint.js';
+import { gatedConfig, StepGate } from './stepGate.js';
+
+/** Options of a run that is checkpointed to a store. */
+export interface CheckpointOptions {
+  store: CheckpointStore;
+  /** Names the run in the store; a random UUID when omitted (a paused result carries it). */
+  runId?: string;
+}
+
+/** A loop machine whose steps wait for checkpoints, and what identifies its definition. */
+export function prepareLoop<I, C>(config: LoopConfig<I, C>) {
+  const settings = resolveConfig(config);
+  const gate = new StepGate();
+  const machine = createLoopMachine(gatedConfig(config, gate));
+  const expected: ExpectedMachine = {
+    machineId: machine.id,
+    fingerprint: machineFingerprint(machine, settings),
+    settings,
+  };
+  return { machine, gate, expected };
+}
+
+/** Checks the store and run id a caller passed; throws `LoopConfigError` naming the field. */
+export function checkRunOptions(options: Partial<CheckpointOptions>, runIdRequired: boolean) {
+  const { store, runId } = options;
+  const problems: string[] = [];
+  const methods = ['save', 'load', 'list', 'delete'] as const;
+  if (!store || methods.some((m) => typeof store[m] !== 'function')) {
+    problems.push('  - store: must be a CheckpointStore (save, load, list, delete)');
+  }
+  const validId = typeof runId === 'string' && runId.length > 0 && runId.length <= 200;
+  if ((runId !== undefined || runIdRequired) && !validId) {
+    problems.push('  - runId: must be a string of 1 to 200 characters');
+  }
+  if (problems.length) {
+    throw new LoopConfigError(`loopchart: invalid run options\n${problems.join('\n')}`);
+  }
+  return { store: store as CheckpointStore, runId: runId ?? globalThis.crypto.randomUUID() };
+}
+
+export type InspectOption = ActorOptions<AnyActorLogic>['inspect'];

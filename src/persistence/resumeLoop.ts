@@ -1,0 +1,109 @@
+import { createActor } from 'xstate';
+import type { LoopConfig } from '../config.js';
+import type { LoopContext } from '../machines/loopContext.js';
+import type { LoopEvent } from '../machines/loopEvents.js';
+import type { LoopOutcome } from '../outcome.js';
+import { CheckpointError } from './CheckpointError.js';
+import { type Checkpoint, decodeCheckpoint, type PersistedSnapshot } from './checkpointFormat.js';
+import { driveLoop } from './driveLoop.js';
+import { pausedRun, type RunResult } from './PausedRun.js';
+import {
+  type CheckpointOptions,
+  checkRunOptions,
+  type InspectOption,
+  prepareLoop,
+} from './prepareLoop.js';
+
+/** Options of `resumeLoop`. */
+export interface ResumeOptions extends CheckpointOptions {
+  runId: string;
+  /** The answer a paused run waits for (`review.*`, `clarification.answer`), or `loop.abort`. */
+  event?: LoopEvent;
+  signal?: AbortSignal;
+  inspect?: InspectOption;
+}
+
+/** The step each working state invokes: what was in flight if a checkpoint was taken there. */
+const STEP_OF_STATE: Record<string, string> = {
+  attempting: 'attempt',
+  validating: 'validate',
+  refining: 'refine',
+  fallingBack: 'fallback',
+};
+
+/**
+ * Continues a checkpointed run with the same config that started it. A step in flight at the last
+ * checkpoint re-runs only if it is idempotent, otherwise the run ends `unknown_outcome` naming it;
+ * a retry wait lasts only its remainder; a paused run takes `event` (without one it stays paused
+ * and is returned as is); a finished run returns its outcome. Rejects with `CheckpointError`
+ * (`not_found`, `corrupt`, `unknown_version`, `other_machine`, `not_waiting`, and while running
+ * `save_failed` / `conflict`), and never changes a checkpoint it refuses.
+ * @example const result = await resumeLoop(config, { store, runId: 'r1', event: { type: 'review.continue' } });
+ */
+export async function resumeLoop<I, C>(
+  config: LoopConfig<I, C>,
+  options: ResumeOptions,
+): Promise<RunResult<C>> {
+  const { store, runId } = checkRunOptions(options, true);
+  const { machine, gate, expected } = prepareLoop(config);
+  const record = await store.load(runId);
+  if (!record) {
+    throw new CheckpointError('not_found', runId, `loopchart: no checkpoint for run '${runId}'`);
+  }
+  const checkpoint = decodeCheckpoint(record, expected);
+  const { event } = options;
+  const context = checkpoint.snapshot.context as unknown as LoopContext;
+  if (checkpoint.status === 'done') {
+    if (event) throw notWaiting(checkpoint, event, `has finished as ${checkpoint.state}`);
+    return checkpoint.snapshot.output as LoopOutcome<C>;
+  }
+  if (checkpoint.status === 'paused' && !event) return pausedRun(runId, context);
+  markInFlightStep(checkpoint.snapshot);
+  const restore = { snapshot: checkpoint.snapshot, inspect: options.inspect };
+  const actor = createActor(machine, restore as never);
+  if (event && !actor.getSnapshot().can(event)) {
+    const waits =
+      checkpoint.status === 'paused'
+        ? `waits in ${checkpoint.state} for ${expects(checkpoint)}`
+        : `is working (${checkpoint.state}) and takes only loop.abort`;
+    throw notWaiting(checkpoint, event, waits);
+  }
+  return driveLoop<C>({
+    actor,
+    gate,
+    store,
+    runId,
+    machineId: expected.machineId,
+    fingerprint: expected.fingerprint,
+    seq: record.seq,
+    event,
+    signal: options.signal,
+  });
+}
+
+function markInFlightStep(snapshot: PersistedSnapshot) {
+  const step = typeof snapshot.value === 'string' ? STEP_OF_STATE[snapshot.value] : undefined;
+  const child = step ? snapshot.children?.[step]?.snapshot : undefined;
+  if (child?.status === 'active' && typeof child.input === 'object' && child.input !== null) {
+    child.input = { ...child.input, resumed: true };
+  }
+}
+
+function expects(checkpoint: Checkpoint): string {
+  return checkpoint.pending?.kind === 'clarification'
+    ? 'clarification.answer'
+    : 'review.continue, review.modify, review.retry or review.abort';
+}
+
+function notWaiting(checkpoint: Checkpoint, event: LoopEvent, why: string) {
+  return new CheckpointError(
+    'not_waiting',
+    checkpoint.runId,
+    `loopchart: run '${checkpoint.runId}' ${why}; it cannot take ${describeEvent(event)}`,
+  );
+}
+
+function describeEvent(event: unknown): string {
+  const type = (event as { type?: unknown } | null)?.type;
+  return typeof type === 'string' ? type.slice(0, 80) : 'an event without a type';
+}

@@ -1,0 +1,146 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import {
+  type CheckpointRecord,
+  type CheckpointStore,
+  checkpointConflict,
+  type ListOptions,
+  type RunStatus,
+  type RunSummary,
+} from '../index.js';
+
+/** Options of `SqliteCheckpointStore`. */
+export interface SqliteStoreOptions {
+  /** Open an existing file read-only (to list or show runs); every save then fails. */
+  readonly?: boolean;
+  /**
+   * `NORMAL` (default; in WAL mode a commit survives a crash of the process, and the last commits
+   * may be lost on power loss) or `FULL` (also survives power loss, slower per save).
+   */
+  synchronous?: 'NORMAL' | 'FULL';
+  /** How long a save waits for another connection's write lock, in ms (default 5000). */
+  busyTimeoutMs?: number;
+}
+
+const TABLE = 'loopchart_checkpoints';
+const COLUMNS = 'run_id, seq, status, state, machine_id, updated_at';
+
+interface Row {
+  run_id: string;
+  seq: number;
+  status: RunStatus;
+  state: string;
+  machine_id: string;
+  updated_at: number;
+  data?: string;
+}
+
+/**
+ * Checkpoints in an embedded SQLite file (better-sqlite3, WAL mode): one row per run, each save
+ * one prepared statement in its own transaction. Several processes may share the file.
+ * @example const store = new SqliteCheckpointStore('.loopchart/runs.db');
+ *          const result = await runLoop(config, 'draft', { store, runId: 'invoice-42' });
+ *          store.close();
+ */
+export class SqliteCheckpointStore implements CheckpointStore {
+  /** The open connection (yours, if you passed one in). */
+  readonly db: Database.Database;
+  readonly #owned: boolean;
+  readonly #statements: ReturnType<typeof prepare> | undefined;
+
+  constructor(file: string | Database.Database, options: SqliteStoreOptions = {}) {
+    const readonly = options.readonly ?? false;
+    this.#owned = typeof file === 'string';
+    if (typeof file === 'string' && !readonly && file !== ':memory:' && !file.startsWith('file:')) {
+      mkdirSync(dirname(file), { recursive: true });
+    }
+    this.db =
+      typeof file === 'string' ? new Database(file, { readonly, fileMustExist: readonly }) : file;
+    this.db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
+    if (!this.db.readonly) {
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma(`synchronous = ${options.synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`);
+      this.db.exec(`CREATE TABLE IF NOT EXISTS ${TABLE} (
+        run_id TEXT PRIMARY KEY,
+        seq INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        state TEXT NOT NULL,
+        machine_id TEXT NOT NULL,
+        updated_at INTEGER NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS ${TABLE}_updated ON ${TABLE} (updated_at);`);
+    }
+    const exists = this.db
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
+      .get(TABLE);
+    this.#statements = exists ? prepare(this.db) : undefined;
+  }
+
+  async save(record: CheckpointRecord): Promise<void> {
+    const statements = this.#statements;
+    if (!statements) throw new Error(`${this.db.name} has no ${TABLE} table and is read-only`);
+    const { runId, seq, status, state, machineId, updatedAt, data } = record;
+    const values = { runId, seq, status, state, machineId, updatedAt, data };
+    const { changes } = seq === 1 ? statements.insert.run(values) : statements.update.run(values);
+    if (changes === 1) return;
+    const stored = statements.seqOf.get(runId) as { seq: number } | undefined;
+    throw checkpointConflict(record, stored?.seq ?? 0);
+  }
+
+  async load(runId: string): Promise<CheckpointRecord | undefined> {
+    const row = this.#statements?.load.get(runId) as Row | undefined;
+    return row && { ...toSummary(row), data: String(row.data) };
+  }
+
+  async list({ status, limit }: ListOptions = {}): Promise<RunSummary[]> {
+    const statements = this.#statements;
+    if (!statements) return [];
+    const max = limit === undefined ? -1 : Math.max(0, Math.trunc(limit));
+    const rows = (
+      status === undefined ? statements.list.all(max) : statements.listStatus.all(status, max)
+    ) as Row[];
+    return rows.map(toSummary);
+  }
+
+  async delete(runId: string): Promise<boolean> {
+    return (this.#statements?.delete.run(runId).changes ?? 0) > 0;
+  }
+
+  /** Closes the connection if the store opened it. */
+  close(): void {
+    if (this.#owned && this.db.open) this.db.close();
+  }
+}
+
+function prepare(db: Database.Database) {
+  const order = 'ORDER BY updated_at DESC, run_id LIMIT ?';
+  return {
+    insert: db.prepare(
+      `INSERT INTO ${TABLE} (${COLUMNS}, data)
+       VALUES (@runId, @seq, @status, @state, @machineId, @updatedAt, @data)
+       ON CONFLICT (run_id) DO NOTHING`,
+    ),
+    update: db.prepare(
+      `UPDATE ${TABLE} SET seq = @seq, status = @status, state = @state, machine_id = @machineId,
+       updated_at = @updatedAt, data = @data WHERE run_id = @runId AND seq = @seq - 1`,
+    ),
+    seqOf: db.prepare(`SELECT seq FROM ${TABLE} WHERE run_id = ?`),
+    load: db.prepare(`SELECT ${COLUMNS}, data FROM ${TABLE} WHERE run_id = ?`),
+    list: db.prepare(`SELECT ${COLUMNS} FROM ${TABLE} ${order}`),
+    listStatus: db.prepare(`SELECT ${COLUMNS} FROM ${TABLE} WHERE status = ? ${order}`),
+    delete: db.prepare(`DELETE FROM ${TABLE} WHERE run_id = ?`),
+  };
+}
+
+function toSummary(row: Row): RunSummary {
+  return {
+    runId: row.run_id,
+    seq: row.seq,
+    status: row.status,
+    state: row.state,
+    machineId: row.machine_id,
+    updatedAt: row.updated_at,
+  };
+}

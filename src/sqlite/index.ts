@@ -1,0 +1,2 @@
+export type { SqliteStoreOptions } from './SqliteCheckpointStore.js';
+export { SqliteCheckpointStore } from './SqliteCheckpointStore.js';
