@@ -1,2 +1,3 @@
 // Every `loopchart` subcommand: each module exports `register(program)`; main.ts registers them all.
-export {};
+export { register as registerBenchmark } from './benchmark.js';
+export { register as registerDemo } from './demo.js';

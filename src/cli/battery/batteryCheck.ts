@@ -1,0 +1,64 @@
+import {
+  createLoopMachine,
+  type LoopConfig,
+  type LoopMachine,
+  type LoopOutcome,
+  runLoopMachine,
+} from '../../index.js';
+
+/** Builds the machine a check runs: `createLoopMachine`, or a deliberately altered one. */
+export type BuildMachine = (config: LoopConfig<unknown, unknown>) => LoopMachine<unknown, unknown>;
+
+export const buildLoopMachine: BuildMachine = (config) => createLoopMachine(config);
+
+/** One check of the behaviour battery (SPEC §11): resolves to a short note, throws if it fails. */
+export interface BatteryCheck {
+  name: string;
+  run(build: BuildMachine): Promise<string>;
+}
+
+/** A failed expectation of a check; its message is printed after the check's name. */
+export class CheckFailed extends Error {
+  override readonly name = 'CheckFailed';
+}
+
+/** Throws `CheckFailed` unless `actual` equals `expected` (compared as JSON). */
+export function expectEqual(what: string, actual: unknown, expected: unknown): void {
+  const a = JSON.stringify(actual);
+  const e = JSON.stringify(expected);
+  if (a !== e) throw new CheckFailed(`expected ${what} ${e}, got ${a}`);
+}
+
+export function expectThat(condition: boolean, message: string): void {
+  if (!condition) throw new CheckFailed(message);
+}
+
+const RUN_TIMEOUT_MS = 5000;
+
+/** Runs a config through `build`; a run that does not finish in 5 s is aborted and fails the check. */
+export async function runChecked<C>(
+  build: BuildMachine,
+  config: LoopConfig<unknown, C>,
+  input: unknown = 'task',
+): Promise<LoopOutcome<C>> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort('the battery timed the run out');
+      reject(new CheckFailed(`the run did not finish within ${RUN_TIMEOUT_MS} ms`));
+    }, RUN_TIMEOUT_MS);
+  });
+  const machine = build(config as LoopConfig<unknown, unknown>);
+  try {
+    const run = runLoopMachine(machine, input, { signal: controller.signal });
+    return (await Promise.race([run, timeout])) as LoopOutcome<C>;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The decisions a run recorded in its trace, in order. */
+export function decisionsOf(outcome: LoopOutcome<unknown>): string[] {
+  return outcome.trace.flatMap((entry) => (entry.decision ? [entry.decision] : []));
+}

@@ -1,0 +1,25 @@
+import type { Command } from 'commander';
+import { cliOutput } from '../cliOutput.js';
+import { DemoError, runDemo } from '../demo/runDemo.js';
+
+/** `loopchart demo`: the main job, the bundled example loops end to end. */
+export function register(program: Command): void {
+  program
+    .command('demo')
+    .description(
+      'run the bundled example loops end to end: a live line per step, each outcome and its trace',
+    )
+    .option('--only <names...>', 'run only these scenarios')
+    .action(async (options: { only?: string[] }, command: Command) => {
+      const { failed } = await runDemo(cliOutput(command), options).catch((error: unknown) => {
+        if (!(error instanceof DemoError)) throw error;
+        return command.error(`demo: ${error.message}`, {
+          exitCode: 1,
+          code: 'loopchart.demo.options',
+        });
+      });
+      if (failed.length > 0) {
+        command.error(`demo: ${failed.join('; ')}`, { exitCode: 1, code: 'loopchart.demo.failed' });
+      }
+    });
+}

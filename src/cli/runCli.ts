@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { attachIo, type CliIo, processIo } from './cliOutput.js';
+import * as commands from './commands/index.js';
+
+const ABOUT =
+  'Self-correcting loops (attempt → validate → refine → try again, with a fallback and honest stops) as XState v5 statecharts whose termination is guaranteed and visible.';
+
+const FIRST = ['registerDemo', 'registerBenchmark'];
+
+/**
+ * The `loopchart` program with every command of src/cli/commands registered, writing to `io`.
+ * @example await createProgram().parseAsync(['demo'], { from: 'user' });
+ */
+export function createProgram(io: CliIo = processIo()): Command {
+  const program = new Command('loopchart')
+    .description(ABOUT)
+    .version(version(), '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'print this help')
+    .showSuggestionAfterError()
+    .exitOverride();
+  attachIo(program, io);
+  program.addHelpText(
+    'after',
+    `
+Start here:
+  npm run demo            run the bundled example loops end to end (SQLite store, HTML reports)
+  loopchart benchmark     check the decision table and the loop's bounds (SPEC §11)`,
+  );
+  const registrations = Object.entries(commands)
+    .filter(([name, register]) => name.startsWith('register') && typeof register === 'function')
+    .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
+  for (const [, register] of registrations) (register as (p: Command) => void)(program);
+  return program;
+}
+
+/**
+ * Runs the CLI on `argv` (without `node` and the script) and resolves to the exit code.
+ * @example process.exitCode = await runCli(process.argv.slice(2));
+ */
+export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  const program = createProgram(io);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    io.stderr(`loopchart: ${message}\n`);
+    return 1;
+  }
+}
+
+function rank(name: string): number {
+  const index = FIRST.indexOf(name);
+  return index < 0 ? FIRST.length : index;
+}
+
+function version(): string {
+  const pkg: unknown = JSON.parse(
+    readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+  );
+  return (pkg as { version?: string }).version ?? '0.0.0';
+}
