@@ -1,21 +1,44 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeCheckpoint } from 'loopchart';
+import { SqliteCheckpointStore } from 'loopchart/sqlite';
+import { afterAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../src/cli/captureIo.js';
 import { runCli } from '../src/cli/runCli.js';
 
+const dir = mkdtempSync(join(tmpdir(), 'loopchart-demo-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const expected = {
+  'claim-incomplete-report': 'proceed',
+  'claim-contradictory-plan': 'terminate_with_partial',
+  'structured-output': 'proceed',
+  'headline-stalled': 'stalled',
+  'headline-fallback': 'fallback',
+};
+
+async function storedRuns() {
+  const store = new SqliteCheckpointStore(join(dir, 'runs.db'), { readonly: true });
+  try {
+    const runs = await store.list();
+    const records = await Promise.all(runs.map((run) => store.load(run.runId)));
+    return records.map((record) => {
+      if (!record) throw new Error('a listed run has no checkpoint');
+      return decodeCheckpoint(record);
+    });
+  } finally {
+    store.close();
+  }
+}
+
 describe('loopchart demo', () => {
-  it('runs every bundled loop end to end with a live line per step, the outcome and the trace', async () => {
+  it('runs every bundled loop end to end: a live line per step, the outcome, the trace', async () => {
     const capture = captureIo();
-    const code = await runCli(['demo'], capture.io);
+    const code = await runCli(['demo', '--dir', dir], capture.io);
     expect(capture.stderr()).toBe('');
     expect(code).toBe(0);
     const stdout = capture.stdout();
-    const expected = {
-      'claim-incomplete-report': 'proceed',
-      'claim-contradictory-plan': 'terminate_with_partial',
-      'structured-output': 'proceed',
-      'headline-stalled': 'stalled',
-      'headline-fallback': 'fallback',
-    };
     for (const [name, status] of Object.entries(expected)) {
       expect(stdout).toMatch(new RegExp(`^ {2}✓ ${name} +${status} `, 'm'));
     }
@@ -28,18 +51,34 @@ describe('loopchart demo', () => {
     );
     // the outcome and the trace table of each run
     expect(stdout.match(/^ {2}outcome {2}/gm)).toHaveLength(5);
-    expect(
-      stdout.match(/^ {2}# +state +attempt +retry +decision +key +time +note$/gm),
-    ).toHaveLength(5);
+    const header = /^ {2}# +state +attempt +retry +decision +key +time +note$/gm;
+    expect(stdout.match(header)).toHaveLength(5);
+    expect(stdout).toContain(`5 runs, checkpointed after every step, in ${join(dir, 'runs.db')}`);
   });
 
-  it('runs only the named scenarios and fails on an unknown name', async () => {
-    const one = captureIo();
-    expect(await runCli(['demo', '--only', 'claim-contradictory-plan'], one.io)).toBe(0);
-    expect(one.stdout().match(/^▸ /gm)).toHaveLength(1);
-    const unknown = captureIo();
-    expect(await runCli(['demo', '--only', 'nope'], unknown.io)).toBe(1);
-    expect(unknown.stderr()).toMatch(
+  it('leaves each run finished in the SQLite file, with its whole trace', async () => {
+    const checkpoints = await storedRuns();
+    expect(Object.fromEntries(checkpoints.map((c) => [c.runId, c.state]))).toEqual(expected);
+    for (const checkpoint of checkpoints) {
+      expect(checkpoint.status).toBe('done');
+      expect(checkpoint.trace.findLast((entry) => entry.decision)?.decision).toBe(
+        expected[checkpoint.runId as keyof typeof expected],
+      );
+    }
+  });
+
+  it('replaces its runs when run again in the same folder', async () => {
+    const capture = captureIo();
+    expect(await runCli(['demo', '--dir', dir, '--only', 'headline-stalled'], capture.io)).toBe(0);
+    const again = (await storedRuns()).filter((c) => c.runId === 'headline-stalled');
+    expect(again).toHaveLength(1);
+    expect(capture.stdout().match(/^▸ /gm)).toHaveLength(1);
+  });
+
+  it('fails on an unknown scenario name, listing the names', async () => {
+    const capture = captureIo();
+    expect(await runCli(['demo', '--dir', dir, '--only', 'nope'], capture.io)).toBe(1);
+    expect(capture.stderr()).toMatch(
       /unknown scenario "nope"; the scenarios are claim-incomplete-report, /,
     );
   });

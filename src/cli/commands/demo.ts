@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { cliOutput } from '../cliOutput.js';
-import { DemoError, runDemo } from '../demo/runDemo.js';
+import { DEFAULT_DEMO_DIR, DemoError, runDemo } from '../demo/runDemo.js';
 
 /** `loopchart demo`: the main job, the bundled example loops end to end. */
 export function register(program: Command): void {
@@ -9,8 +9,9 @@ export function register(program: Command): void {
     .description(
       'run the bundled example loops end to end: a live line per step, each outcome and its trace',
     )
+    .option('--dir <path>', 'where the SQLite runs.db and the HTML reports go', DEFAULT_DEMO_DIR)
     .option('--only <names...>', 'run only these scenarios')
-    .action(async (options: { only?: string[] }, command: Command) => {
+    .action(async (options: { dir: string; only?: string[] }, command: Command) => {
       const { failed } = await runDemo(cliOutput(command), options).catch((error: unknown) => {
         if (!(error instanceof DemoError)) throw error;
         return command.error(`demo: ${error.message}`, {

@@ -1,4 +1,5 @@
-import { type LoopOutcome, runLoop } from '../../index.js';
+import { join, relative } from 'node:path';
+import { type CheckpointStore, isPausedRun, type LoopOutcome, runLoop } from '../../index.js';
 import type { CliOutput } from '../cliOutput.js';
 import { formatMs, plural } from '../format.js';
 import type { DemoScenario } from './DemoScenario.js';
@@ -7,12 +8,14 @@ import { progressPrinter } from './progressPrinter.js';
 import { demoScenarios } from './scenarios/index.js';
 import { traceTable } from './traceTable.js';
 
-/** A problem with the demo's options, reported without a stack. */
+/** A problem with the demo's options or its environment, reported without a stack. */
 export class DemoError extends Error {
   override readonly name = 'DemoError';
 }
 
 export interface DemoOptions {
+  /** Where the SQLite file (`runs.db`) and the reports go (default `.loopchart`). */
+  dir?: string;
   /** Only the scenarios with these names (default: all). */
   only?: readonly string[];
 }
@@ -23,47 +26,78 @@ export interface DemoRun {
   durationMs: number;
 }
 
+export const DEFAULT_DEMO_DIR = '.loopchart';
+
 /**
- * Runs the bundled example loops one after another, printing a live line per step, then each
- * outcome and its trace table. Resolves to the runs; `failed` names those that ended unexpectedly.
- * @example const { failed } = await runDemo(output);
+ * Runs the bundled example loops one after another, each checkpointed to SQLite after every step,
+ * printing a live line per step, then each outcome and its trace table. Resolves to the runs;
+ * `failed` names those that ended other than expected.
+ * @example const { failed } = await runDemo(output, { dir: '.loopchart' });
  */
 export async function runDemo(
   output: CliOutput,
-  { only }: DemoOptions = {},
+  { dir = DEFAULT_DEMO_DIR, only }: DemoOptions = {},
 ): Promise<{ runs: DemoRun[]; failed: string[] }> {
-  const { c } = output;
+  const scenarios = pickScenarios(only);
+  const database = join(dir, 'runs.db');
+  const store = await openStore(database);
+  try {
+    const runs = await runAll(output, scenarios, store);
+    summarize(output, runs);
+    const stored = await store.list();
+    output.out();
+    output.out(
+      `${output.c.bold('Saved')}  ${plural(stored.length, 'run')}, checkpointed after every step, in ${output.c.cyan(shortPath(database))} (SQLite)`,
+    );
+    const failed = runs
+      .filter((run) => run.outcome.status !== run.scenario.expected)
+      .map(
+        (run) => `${run.scenario.name} ended ${run.outcome.status}, not ${run.scenario.expected}`,
+      );
+    return { runs, failed };
+  } finally {
+    await store.close?.();
+  }
+}
+
+function pickScenarios(only: readonly string[] | undefined): DemoScenario[] {
   const all = demoScenarios();
   const unknown = only?.find((name) => !all.some((s) => s.name === name));
   if (unknown !== undefined) {
     const names = all.map((s) => s.name).join(', ');
     throw new DemoError(`unknown scenario "${unknown}"; the scenarios are ${names}`);
   }
-  const scenarios = all.filter((s) => !only?.length || only.includes(s.name));
+  return all.filter((s) => !only?.length || only.includes(s.name));
+}
+
+async function runAll(
+  output: CliOutput,
+  scenarios: readonly DemoScenario[],
+  store: CheckpointStore,
+): Promise<DemoRun[]> {
+  const { c } = output;
   const runs: DemoRun[] = [];
   for (const [index, scenario] of scenarios.entries()) {
     output.out();
     output.out(c.bold(`▸ ${index + 1}/${scenarios.length}  ${scenario.title}`));
     output.out(c.dim(`  ${scenario.name}: ${scenario.shows}`));
     const started = performance.now();
-    const outcome = await runLoop(scenario.config, scenario.input, {
+    const runId = scenario.name;
+    await store.delete(runId);
+    const result = await runLoop(scenario.config, scenario.input, {
+      store,
+      runId,
       inspect: progressPrinter(output),
     });
-    const run = { scenario, outcome, durationMs: performance.now() - started };
+    if (isPausedRun(result)) throw new DemoError(`${runId} paused unexpectedly in ${result.state}`);
+    const run = { scenario, outcome: result, durationMs: performance.now() - started };
     runs.push(run);
     output.out();
-    for (const line of outcomeSummary(outcome, c)) output.out(line);
+    for (const line of outcomeSummary(result, c)) output.out(line);
     output.out();
-    for (const line of traceTable(outcome.trace, c)) output.out(`  ${line}`);
+    for (const line of traceTable(result.trace, c)) output.out(`  ${line}`);
   }
-  const failed = runs
-    .filter((run) => run.outcome.status !== run.scenario.expected)
-    .map(
-      (run) =>
-        `${run.scenario.name} ended ${run.outcome.status}, expected ${run.scenario.expected}`,
-    );
-  summarize(output, runs);
-  return { runs, failed };
+  return runs;
 }
 
 function summarize(output: CliOutput, runs: readonly DemoRun[]): void {
@@ -80,4 +114,23 @@ function summarize(output: CliOutput, runs: readonly DemoRun[]): void {
       `  ${mark} ${scenario.name.padEnd(width)}  ${status} ${c.dim(`${counts}, ${formatMs(durationMs)}`)}`,
     );
   }
+}
+
+/** The embedded SQLite store, loaded only when needed: better-sqlite3 is an optional dependency. */
+async function openStore(file: string): Promise<CheckpointStore> {
+  let sqlite: typeof import('../../sqlite/index.js');
+  try {
+    sqlite = await import('../../sqlite/index.js');
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new DemoError(
+      `the demo keeps its runs in SQLite, and better-sqlite3 could not be loaded (${reason}); install it with npm i better-sqlite3`,
+    );
+  }
+  return new sqlite.SqliteCheckpointStore(file);
+}
+
+function shortPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel.startsWith('..') ? path : rel;
 }

@@ -1,0 +1,182 @@
+import { existsSync } from 'node:fs';
+import { type Command, Option } from 'commander';
+import {
+  type Checkpoint,
+  type CheckpointStore,
+  decodeCheckpoint,
+  isCheckpointError,
+  type PendingRequest,
+  RUN_STATUSES,
+  type RunSummary,
+  type TraceEntry,
+} from '../../index.js';
+import { type CliOutput, cliOutput } from '../cliOutput.js';
+import { formatMs, oneLine } from '../format.js';
+
+/** Where `loopchart runs` looks when `--db` is not given. */
+export const DEFAULT_RUNS_DB = '.loopchart/runs.db';
+
+/** `loopchart runs list` and `loopchart runs show <id>`: checkpointed runs in a SQLite store. */
+export function register(program: Command): void {
+  const runs = program
+    .command('runs')
+    .description('list and inspect checkpointed runs in a SQLite store (loopchart/sqlite)');
+  const dbOption = () =>
+    new Option('--db <file>', 'the SQLite file the runs were saved to').default(DEFAULT_RUNS_DB);
+  runs
+    .command('list')
+    .description('list runs, most recently saved first')
+    .addOption(dbOption())
+    .addOption(new Option('--status <status>', 'only runs in this status').choices(RUN_STATUSES))
+    .option('--limit <n>', 'at most n runs', (value) => Number.parseInt(value, 10))
+    .option('--json', 'print JSON')
+    .action(async (options: ListFlags, command: Command) => {
+      const out = cliOutput(command);
+      const rows = await withStore(command, options.db, (store) =>
+        store.list({
+          ...(options.status ? { status: options.status } : {}),
+          ...(options.limit ? { limit: options.limit } : {}),
+        }),
+      );
+      if (options.json) out.out(JSON.stringify(rows, null, 2));
+      else printList(out, rows, options.db);
+    });
+  runs
+    .command('show')
+    .description('show a run: its status, what it waits for, its outcome and its trace')
+    .argument('<runId>', 'the run id')
+    .addOption(dbOption())
+    .option('--json', 'print the decoded checkpoint as JSON')
+    .action(async (runId: string, options: { db: string; json?: boolean }, command: Command) => {
+      const out = cliOutput(command);
+      const record = await withStore(command, options.db, (store) => store.load(runId));
+      if (!record) fail(command, `runs: no run '${safe(runId)}' in ${options.db}`);
+      let checkpoint: Checkpoint;
+      try {
+        checkpoint = decodeCheckpoint(record);
+      } catch (error) {
+        if (!isCheckpointError(error)) throw error;
+        fail(command, `runs: ${error.message} (${error.code})`);
+      }
+      if (options.json) out.out(JSON.stringify(checkpoint, null, 2));
+      else printRun(out, checkpoint);
+    });
+}
+
+interface ListFlags {
+  db: string;
+  status?: (typeof RUN_STATUSES)[number];
+  limit?: number;
+  json?: boolean;
+}
+
+async function withStore<T>(
+  command: Command,
+  file: string,
+  use: (store: CheckpointStore) => Promise<T>,
+): Promise<T> {
+  if (!existsSync(file)) fail(command, `runs: no runs database at ${file} (pass --db <file>)`);
+  // Loaded here so other commands never load the native module.
+  const { SqliteCheckpointStore } = await import('../../sqlite/index.js');
+  const store = new SqliteCheckpointStore(file, { readonly: true });
+  try {
+    return await use(store);
+  } finally {
+    store.close();
+  }
+}
+
+function fail(command: Command, message: string): never {
+  command.error(message, { exitCode: 1, code: 'loopchart.runs.failed' });
+  throw new Error(message); // command.error exits (or throws with exitOverride)
+}
+
+function printList(out: CliOutput, rows: RunSummary[], file: string) {
+  if (rows.length === 0) {
+    out.out(`no runs in ${file}`);
+    return;
+  }
+  const table = rows.map((row) => [
+    safe(row.runId),
+    row.status,
+    safe(row.state),
+    `#${row.seq}`,
+    new Date(row.updatedAt).toISOString(),
+    safe(row.machineId),
+  ]);
+  const head = ['RUN', 'STATUS', 'STATE', 'CHECKPOINT', 'SAVED', 'MACHINE'];
+  const widths = head.map((h, i) =>
+    Math.max(h.length, ...table.map((cells) => cells[i]?.length ?? 0)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  out.out(out.c.bold(line(head)));
+  for (const cells of table) out.out(line(cells));
+}
+
+function printRun(out: CliOutput, checkpoint: Checkpoint) {
+  const { c } = out;
+  const { runId, status, state, seq, savedAt, machineId } = checkpoint;
+  out.out(`${c.bold(`run ${safe(runId)}`)}: ${status} in ${safe(state)}`);
+  out.out(
+    c.dim(
+      `machine ${safe(machineId)}, checkpoint #${seq}, saved ${new Date(savedAt).toISOString()}`,
+    ),
+  );
+  if (checkpoint.pending) printPending(out, checkpoint.pending);
+  const output = checkpoint.snapshot.output as
+    | { status?: string; rationale?: string; attempts?: number; iterations?: number }
+    | undefined;
+  if (output?.status) {
+    out.out(
+      `outcome: ${c.bold(safe(output.status))} after ${output.attempts} attempt(s), ${output.iterations} refine cycle(s)`,
+    );
+    if (output.rationale) out.out(`  ${safe(oneLine(output.rationale, 300))}`);
+  }
+  printTrace(out, checkpoint.trace);
+}
+
+function printPending(out: CliOutput, pending: PendingRequest) {
+  if (pending.kind === 'clarification') {
+    out.out(`waits for an answer to: ${quote(pending.question)}`);
+    if (pending.options?.length) out.out(`  options: ${pending.options.map(quote).join(', ')}`);
+    out.out(out.c.dim('  continue with the event clarification.answer (resumeLoop)'));
+    return;
+  }
+  out.out(`waits for a review (${pending.reason}) of the candidate ${quote(pending.candidate)}`);
+  if (pending.verdict) out.out(`  verdict: ${quote(pending.verdict)}`);
+  out.out(
+    out.c.dim('  continue with review.continue, review.modify, review.retry or review.abort'),
+  );
+}
+
+function printTrace(out: CliOutput, trace: readonly TraceEntry[]) {
+  out.out(`trace (${trace.length} entries):`);
+  for (const entry of trace) {
+    const what = entry.decision ? `→ ${entry.decision}` : entry.state;
+    const failure = entry.failureKind ? ` ${entry.failureKind} failure` : '';
+    const why = entry.rationale ? `  ${safe(oneLine(entry.rationale, 160))}` : '';
+    out.out(
+      `  ${String(entry.seq).padStart(3)}  ${safe(what).padEnd(24)} attempt ${entry.attempt}, retry ${entry.retryCount}, ${formatMs(entry.durationMs)}${failure}${out.c.dim(why)}`,
+    );
+  }
+}
+
+/** Untrusted text (candidates, questions, ids) for a terminal: no control characters. */
+function safe(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are what we remove
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '�');
+}
+
+function quote(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return safe(oneLine(text, 200));
+}
