@@ -55,9 +55,12 @@ export function isCheckpointError(error: unknown): error is CheckpointError {
  * @example if (changes === 0) throw checkpointConflict(record, storedSeq);
  */
 export function checkpointConflict(record: CheckpointRecord, storedSeq: number): CheckpointError {
-  const why =
-    record.seq === 1
-      ? `run '${record.runId}' already has checkpoint #${storedSeq}; resume it with resumeLoop or start a new runId`
-      : `run '${record.runId}' is at checkpoint #${storedSeq}, not #${record.seq - 1}: another process is writing it`;
+  const run = `run '${record.runId}'`;
+  let why = `${run} is at checkpoint #${storedSeq}, not #${record.seq - 1}: another process is writing it`;
+  if (record.seq === 1) {
+    why = `${run} already has checkpoint #${storedSeq}; resume it with resumeLoop or start a new runId`;
+  } else if (storedSeq === 0) {
+    why = `${run} has no checkpoint (deleted?), so checkpoint #${record.seq} cannot follow one`;
+  }
   return new CheckpointError('conflict', record.runId, `loopchart: ${why}`);
 }
