@@ -50,10 +50,13 @@ describe('SqliteCheckpointStore', () => {
 });
 
 describe('a failing SQLite save stops the run', () => {
-  const config = (): LoopConfig<string, string> & Record<string, ReturnType<typeof counted>> => ({
+  const steps = () => ({
     attempt: counted((n: number) => `draft ${n}`),
     validate: counted(() => correctable('too long')),
     refine: counted((_: number, ctx: { input: string }) => ctx.input),
+  });
+  const configOf = (s: ReturnType<typeof steps>): LoopConfig<string, string> => ({
+    ...s,
     maxRetries: 3,
   });
 
@@ -61,24 +64,28 @@ describe('a failing SQLite save stops the run', () => {
     const file = newFile();
     new SqliteCheckpointStore(file).close();
     const store = new SqliteCheckpointStore(file, { readonly: true });
-    const steps = config();
-    const error = await runLoop(steps, 'task', { store, runId: 'ro' }).catch((e: unknown) => e);
+    const counts = steps();
+    const error = await runLoop(configOf(counts), 'task', { store, runId: 'ro' }).catch(
+      (e: unknown) => e,
+    );
     expect(isCheckpointError(error) && error.code).toBe('save_failed');
     expect((error as Error).message).toMatch(/readonly database/);
-    expect(steps.attempt.calls).toBe(0);
+    expect(counts.attempt.calls).toBe(0);
     expect(await store.load('ro')).toBeUndefined();
     store.close();
   });
 
   it('when the database turns read-only mid-run: the next step never runs', async () => {
     const store = new SqliteCheckpointStore(newFile());
-    const steps = config();
-    const validate = steps.validate;
-    steps.validate = counted((n: number) => {
+    const counts = steps();
+    const validate = counts.validate;
+    counts.validate = counted(() => {
       store.db.pragma('query_only = ON'); // every write from now on fails, as on a read-only mount
-      return validate(n);
+      return validate();
     });
-    const error = await runLoop(steps, 'task', { store, runId: 'mid' }).catch((e: unknown) => e);
+    const error = await runLoop(configOf(counts), 'task', { store, runId: 'mid' }).catch(
+      (e: unknown) => e,
+    );
     await new Promise((r) => setTimeout(r, 30));
     expect(isCheckpointError(error) && error.code).toBe('save_failed');
     if (!isCheckpointError(error)) return;
@@ -88,7 +95,7 @@ describe('a failing SQLite save stops the run', () => {
       'validating',
       'refine',
     ]);
-    expect([steps.attempt.calls, steps.validate.calls, steps.refine.calls]).toEqual([1, 1, 0]);
+    expect([counts.attempt.calls, counts.validate.calls, counts.refine.calls]).toEqual([1, 1, 0]);
     store.db.pragma('query_only = OFF');
     expect(await store.load('mid')).toMatchObject({ seq: 2, state: 'validating' });
     store.close();
