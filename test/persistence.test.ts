@@ -238,6 +238,9 @@ describe('the checkpoint format', () => {
     const base = refining();
     expect(print(base)).toBe(print({ ...base }));
     expect(print(base)).toBe(print({ ...base, attempt: () => 'other code' }));
+    // prepareLoop memoises by id and settings: optional steps that leave them alone leave it too.
+    expect(print(base)).toBe(print({ ...base, refine: ({ input }) => input }));
+    expect(print(base)).toBe(print({ ...base, classifyFailure: () => 'permanent' }));
     expect(print(base)).not.toBe(print({ ...base, maxRetries: 4 }));
     expect(print(base)).not.toBe(print({ ...base, fallback: () => 'plan b' }));
     expect(print(base)).not.toBe(print({ ...base, review: { afterFailedValidation: true } }));

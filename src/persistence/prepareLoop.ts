@@ -1,5 +1,5 @@
-import type { ActorOptions, AnyActorLogic } from 'xstate';
-import { type LoopConfig, resolveConfig } from '../config.js';
+import type { ActorOptions, AnyActorLogic, AnyStateMachine } from 'xstate';
+import { type LoopConfig, type LoopSettings, resolveConfig } from '../config.js';
 import { LoopConfigError } from '../LoopConfigError.js';
 import { createLoopMachine } from '../machines/loopMachine.js';
 import type { CheckpointStore } from './CheckpointStore.js';
@@ -21,10 +21,25 @@ export function prepareLoop<I, C>(config: LoopConfig<I, C>) {
   const machine = createLoopMachine(gatedConfig(config, gate));
   const expected: ExpectedMachine = {
     machineId: machine.id,
-    fingerprint: machineFingerprint(machine, settings),
+    fingerprint: fingerprintOf(machine, settings),
     settings,
   };
   return { machine, gate, expected };
+}
+
+// createLoopMachine builds the chart from the id and the resolved settings alone, so the walk
+// (~0.7 ms) is done once per distinct pair; test/persistence.test.ts checks that premise.
+const fingerprints = new Map<string, string>();
+
+function fingerprintOf(machine: AnyStateMachine, settings: LoopSettings): string {
+  const key = `${machine.id}\u0000${JSON.stringify(settings)}`;
+  let fingerprint = fingerprints.get(key);
+  if (fingerprint === undefined) {
+    fingerprint = machineFingerprint(machine, settings);
+    if (fingerprints.size >= 64) fingerprints.clear();
+    fingerprints.set(key, fingerprint);
+  }
+  return fingerprint;
 }
 
 /** Checks the store and run id a caller passed; throws `LoopConfigError` naming the field. */

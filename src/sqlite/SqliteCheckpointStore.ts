@@ -69,8 +69,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
         machine_id TEXT NOT NULL,
         updated_at INTEGER NOT NULL,
         data TEXT NOT NULL
-      );
-      CREATE INDEX IF NOT EXISTS ${TABLE}_updated ON ${TABLE} (updated_at);`);
+      )`); // no secondary index: every save would rewrite it, and list() is rare
     }
     const exists = this.db
       .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
