@@ -76,6 +76,28 @@ export { isPausedRun } from './persistence/PausedRun.js';
 export type { CheckpointOptions } from './persistence/prepareLoop.js';
 export type { ResumeOptions } from './persistence/resumeLoop.js';
 export { resumeLoop } from './persistence/resumeLoop.js';
+export type { PipelineMachine } from './pipeline/createPipelineMachine.js';
+export { createPipelineMachine } from './pipeline/createPipelineMachine.js';
+export type { PipelinePaused, PipelineRunResult } from './pipeline/drivePipeline.js';
+export type {
+  LayerCheck,
+  PipelineContext,
+  PipelineMachineInput,
+  PipelinePause,
+  StageReport,
+  StageStatus,
+} from './pipeline/pipelineContext.js';
+export type { PipelineEmitted, PipelineEvent } from './pipeline/pipelineEvents.js';
+export type { PipelineOutcome } from './pipeline/pipelineOutcome.js';
+export type {
+  CrossCheckContext,
+  PipelinePlan,
+  PipelineStage,
+  StageInputContext,
+} from './pipeline/pipelinePlan.js';
+export type { PipelineRecord } from './pipeline/pipelineRecord.js';
+export type { PipelineRunOptions, ResumePipelineOptions } from './pipeline/runPipeline.js';
+export { resumePipeline, runPipeline } from './pipeline/runPipeline.js';
 export type { RunOptions } from './runLoop.js';
 export { runLoop, runLoopMachine } from './runLoop.js';
 export type {

@@ -1,0 +1,170 @@
+import { type ActorOptions, type AnyActorLogic, createActor } from 'xstate';
+import { CheckpointError, isCheckpointError } from '../persistence/CheckpointError.js';
+import type { CheckpointStore } from '../persistence/CheckpointStore.js';
+import { gatedConfig, StepGate } from '../persistence/stepGate.js';
+import { pipelineMachineOf } from './createPipelineMachine.js';
+import type { PipelineContext, PipelineMachineInput, PipelinePause } from './pipelineContext.js';
+import type { PipelineEmitted, PipelineEvent } from './pipelineEvents.js';
+import { buildPipelineOutcome, type PipelineOutcome } from './pipelineOutcome.js';
+import { type PipelineRecord, toRecord, toStoreRecord } from './pipelineRecord.js';
+import { resultsOf } from './pipelineUpdates.js';
+import type { ResolvedPlan } from './resolvePlan.js';
+
+/** A pipeline that stopped to wait for a person: `resumePipeline` continues it. */
+export interface PipelinePaused {
+  status: 'paused';
+  /** The run's id in the store, when it runs with one. */
+  runId?: string;
+  pause: PipelinePause;
+  stages: PipelineContext['stages'];
+  results: Record<string, unknown>;
+  /** Everything needed to continue (JSON): `resumePipeline(plan, { record, event })`. */
+  record: PipelineRecord;
+}
+
+/** What `runPipeline` and `resumePipeline` resolve to: the end, or a pause. */
+export type PipelineRunResult = PipelineOutcome | PipelinePaused;
+
+export interface Drive {
+  plan: ResolvedPlan;
+  input: PipelineMachineInput;
+  event?: PipelineEvent | undefined;
+  signal?: AbortSignal | undefined;
+  inspect?: ActorOptions<AnyActorLogic>['inspect'];
+  onEvent?: ((event: PipelineEmitted) => void) | undefined;
+  /** Save a record after every change; `seq` is the stored one this run continues from. */
+  store?: { store: CheckpointStore; runId: string; seq: number; saved?: string } | undefined;
+}
+
+/**
+ * Runs a pipeline actor until it ends or pauses, saving its record after every change, one save
+ * at a time. Every step of every stage waits for the save before it, so a failed save stops the
+ * pipeline (running stages are cancelled through their signals) and the promise rejects with
+ * `CheckpointError` `save_failed` (or `conflict` when another process writes the run).
+ */
+export function drivePipeline(drive: Drive): Promise<PipelineRunResult> {
+  const { plan, store, signal } = drive;
+  const gate = new StepGate();
+  const machine = pipelineMachineOf(plan, store ? (loop) => gatedConfig(loop, gate) : undefined);
+  const actor = createActor(machine, {
+    input: drive.input,
+    ...(drive.inspect ? { inspect: drive.inspect } : {}),
+  });
+  if (drive.onEvent) actor.on('*', drive.onEvent);
+  const runId = store?.runId ?? '';
+
+  return new Promise<PipelineRunResult>((resolve, reject) => {
+    let seq = store?.seq ?? 0;
+    let lastSaved = store?.saved;
+    let saves: Promise<unknown> = Promise.resolve();
+    let settled = false;
+    const abort = () => actor.send({ type: 'pipeline.abort', reason: reasonOf(signal) });
+    const stop = () => {
+      settled = true;
+      signal?.removeEventListener('abort', abort);
+      actor.stop();
+    };
+    const fail = (error: unknown) => {
+      if (settled) return;
+      stop();
+      reject(error);
+    };
+    const observe = () => {
+      if (settled) return;
+      const snapshot = actor.getSnapshot();
+      const done = snapshot.status === 'done';
+      const paused = !done && snapshot.hasTag('waitsForHuman');
+      const status = done
+        ? (snapshot.output?.status ?? 'completed')
+        : paused
+          ? 'paused'
+          : 'running';
+      const record = toRecord(status, stateOf(snapshot.value), snapshot.context);
+      if (store) {
+        const row = toStoreRecord(plan, runId, seq + 1, record);
+        if (row.data !== lastSaved) {
+          lastSaved = row.data;
+          seq += 1;
+          saves = saves.then(() =>
+            store.store.save(row).catch((error) => {
+              const failure = saveError(runId, row.seq, error);
+              fail(failure);
+              throw failure;
+            }),
+          );
+          saves.catch(ignore);
+          gate.hold(saves);
+        }
+      }
+      if (!done && !paused) return;
+      stop();
+      saves.then(() => resolve(resultOf(record, store?.runId)), reject);
+    };
+    actor.subscribe({ error: fail });
+    actor.start();
+    if (drive.event) {
+      if (!actor.getSnapshot().can(drive.event)) {
+        fail(notApplicable(runId, drive.event, actor.getSnapshot().context.pause));
+        return;
+      }
+      actor.send(drive.event);
+    }
+    actor.subscribe(observe);
+    observe();
+    if (signal?.aborted) abort();
+    else signal?.addEventListener('abort', abort, { once: true });
+  });
+}
+
+/** The result a record stands for: the outcome of a finished pipeline, or its pause. */
+export function resultOf(record: PipelineRecord, runId?: string): PipelineRunResult {
+  const { context, status } = record;
+  if (status === 'completed' || status === 'aborted') return buildPipelineOutcome(status, context);
+  return {
+    status: 'paused',
+    ...(runId ? { runId } : {}),
+    pause: context.pause as PipelinePause,
+    stages: context.stages,
+    results: resultsOf(context, Object.keys(context.stages)),
+    record,
+  };
+}
+
+/** The error for an answer that does not fit where the pipeline is. */
+export function notApplicable(
+  runId: string,
+  event: PipelineEvent,
+  pause: PipelinePause | undefined,
+): CheckpointError {
+  const stage = 'stage' in event && event.stage !== undefined ? ` for stage '${event.stage}'` : '';
+  const where = pause
+    ? `does not apply to this pause (layer ${pause.layer}, ${pause.reason}: ${pause.stages.join(', ')}); a stage must belong to the paused layer`
+    : 'does not apply: the pipeline is not paused';
+  return new CheckpointError('not_waiting', runId, `loopchart: ${event.type}${stage} ${where}`);
+}
+
+function saveError(runId: string, seq: number, error: unknown): CheckpointError {
+  if (isCheckpointError(error) && error.code === 'conflict') return error;
+  const why = error instanceof Error ? error.message : String(error);
+  return new CheckpointError(
+    'save_failed',
+    runId,
+    `loopchart: saving record #${seq} of pipeline run '${runId}' failed (${why}); the pipeline stopped and its running stages were cancelled`,
+    { cause: error },
+  );
+}
+
+function stateOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const [[layer, sub] = []] = Object.entries(value as Record<string, unknown>);
+  return `${layer}.${String(sub)}`;
+}
+
+function reasonOf(signal: AbortSignal | undefined): string {
+  const reason: unknown = signal?.reason;
+  if (typeof reason === 'string') return reason;
+  if (reason instanceof Error) return reason.message || reason.name;
+  return 'the caller aborted the pipeline';
+}
+
+const ignore = () => {};

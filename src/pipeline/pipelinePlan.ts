@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import type { LoopConfig } from '../config.js';
+import type { LoopOutcome } from '../outcome.js';
+import type { ValidationResult } from '../validation.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: every stage has its own input and candidate types
+export type AnyLoopConfig = LoopConfig<any, any>;
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** What a stage's `input` builder receives besides its dependencies' results. */
+export interface StageInputContext {
+  /** The pipeline's own input. */
+  readonly input: unknown;
+  /** The full loop outcome of each dependency that finished (ok ones only). */
+  readonly outcomes: Readonly<Record<string, LoopOutcome>>;
+}
+
+/** What the cross-stage checker receives besides the layer's results. */
+export interface CrossCheckContext {
+  /** The layer's number, 1 for the stages without dependencies. */
+  readonly layer: number;
+  /** The ids of the layer's stages that succeeded (the keys of `results`). */
+  readonly stages: readonly string[];
+  /** The pipeline's own input. */
+  readonly input: unknown;
+  readonly signal: AbortSignal;
+}
+
+/** One stage of a pipeline: a loop, the stages it waits for, and how its input is built. */
+export interface PipelineStage {
+  /** A letter followed by up to 63 letters, digits, `_` or `-`; the child actor is `stage:<id>`. */
+  id: string;
+  /** Ids of the stages whose results this stage needs; it runs in a later layer than all of them. */
+  dependsOn?: readonly string[];
+  /** The stage's loop; its own bounds, validation and retries apply inside the stage. */
+  loop: AnyLoopConfig;
+  /**
+   * Builds the loop's input from the dependencies' results (`{ [id]: candidate }`). Default: the
+   * pipeline's input for a stage without dependencies, the results object otherwise.
+   */
+  input?: (results: Readonly<Record<string, unknown>>, ctx: StageInputContext) => unknown;
+  /** Pause for review after the stage succeeds (`pipeline.continue` approves). */
+  checkpoint?: boolean;
+  /**
+   * When a dependency was skipped (`pipeline.continue` past its failure): `'skip'` (default) skips
+   * this stage too; `'run'` runs it with the results that exist.
+   */
+  whenDependencySkipped?: 'skip' | 'run';
+}
+
+/** A pipeline: stages, run in dependency layers, and an optional cross-stage checker. */
+export interface PipelinePlan {
+  /** The machine id (default `pipeline`); child system ids are `<id>/stage:<stage>`. */
+  id?: string;
+  stages: readonly PipelineStage[];
+  /**
+   * Checks a layer of several stages as a whole before anything downstream starts; an invalid
+   * verdict pauses the pipeline with it.
+   */
+  crossCheck?: (
+    results: Readonly<Record<string, unknown>>,
+    ctx: CrossCheckContext,
+  ) => MaybePromise<ValidationResult>;
+}
+
+const NAME = /^[A-Za-z][\w-]{0,63}$/;
+const nameError = 'must be a letter followed by up to 63 letters, digits, _ or -';
+const aFunction = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', {
+  error: 'must be a function',
+});
+
+const stageSchema = z.strictObject({
+  id: z.string({ error: nameError }).regex(NAME, { error: nameError }),
+  dependsOn: z
+    .array(z.string({ error: 'must be a stage id' }), { error: 'must be an array of stage ids' })
+    .optional(),
+  loop: z.custom<AnyLoopConfig>((v) => typeof v === 'object' && v !== null, {
+    error: 'must be a loop config ({ attempt, validate, … })',
+  }),
+  input: aFunction.optional(),
+  checkpoint: z.boolean({ error: 'must be true or false' }).optional(),
+  whenDependencySkipped: z.enum(['skip', 'run'], { error: "must be 'skip' or 'run'" }).optional(),
+});
+
+/** The shape of a plan, validated at creation (the dependency graph is checked afterwards). */
+export const pipelinePlanSchema = z.strictObject({
+  id: z.string({ error: nameError }).regex(NAME, { error: nameError }).optional(),
+  stages: z
+    .array(stageSchema, { error: 'must be an array of stages' })
+    .min(1, { error: 'must hold at least one stage' }),
+  crossCheck: aFunction.optional(),
+});

@@ -1,0 +1,102 @@
+import { CheckpointError } from '../persistence/CheckpointError.js';
+import type { CheckpointRecord, RunStatus } from '../persistence/CheckpointStore.js';
+import type { PipelineContext } from './pipelineContext.js';
+import type { ResolvedPlan } from './resolvePlan.js';
+
+export const PIPELINE_RECORD_FORMAT = 'loopchart.pipeline';
+export const PIPELINE_RECORD_VERSION = 1;
+
+/**
+ * What a pipeline persists (JSON): its context (stage reports with the results of finished stages,
+ * cross-check verdicts, the pause), not its children. A stage still running when the record was
+ * saved runs again from its start on resume if its loop is fully idempotent; otherwise it is
+ * failed as `unknown_outcome` and the pipeline pauses for a person to decide.
+ */
+export interface PipelineRecord {
+  format: typeof PIPELINE_RECORD_FORMAT;
+  version: typeof PIPELINE_RECORD_VERSION;
+  status: 'running' | 'paused' | 'completed' | 'aborted';
+  /** The pipeline machine's state, e.g. `layer2.awaitingReview`. */
+  state: string;
+  context: PipelineContext;
+}
+
+export function toRecord(
+  status: PipelineRecord['status'],
+  state: string,
+  context: PipelineContext,
+): PipelineRecord {
+  return {
+    format: PIPELINE_RECORD_FORMAT,
+    version: PIPELINE_RECORD_VERSION,
+    status,
+    state,
+    context,
+  };
+}
+
+/** The store row of a record: the pipeline's id as `machineId`, its JSON as `data`. */
+export function toStoreRecord(
+  plan: ResolvedPlan,
+  runId: string,
+  seq: number,
+  record: PipelineRecord,
+): CheckpointRecord {
+  const status: RunStatus =
+    record.status === 'completed' || record.status === 'aborted' ? 'done' : record.status;
+  return {
+    runId,
+    seq,
+    status,
+    state: record.state,
+    machineId: plan.id,
+    updatedAt: Date.now(),
+    data: JSON.stringify(record),
+  };
+}
+
+/**
+ * Checks that `value` is a record of this plan. Throws `CheckpointError`: `corrupt` (not a
+ * pipeline record), `unknown_version`, or `other_machine` (saved by a plan with other stages,
+ * dependencies or checkpoints).
+ */
+export function readRecord(plan: ResolvedPlan, value: unknown, runId = ''): PipelineRecord {
+  const refuse = (code: 'corrupt' | 'unknown_version' | 'other_machine', why: string) =>
+    new CheckpointError(code, runId, `loopchart: ${runId ? `run '${runId}': ` : ''}${why}`);
+  const record = value as Partial<PipelineRecord> | null;
+  if (typeof record !== 'object' || record === null || record.format !== PIPELINE_RECORD_FORMAT) {
+    throw refuse('corrupt', 'this is not a pipeline record');
+  }
+  if (record.version !== PIPELINE_RECORD_VERSION) {
+    throw refuse(
+      'unknown_version',
+      `pipeline record version ${String(record.version)} is not supported (this loopchart reads ${PIPELINE_RECORD_VERSION})`,
+    );
+  }
+  const context = record.context;
+  if (typeof context?.stages !== 'object' || typeof context.checks !== 'object') {
+    throw refuse('corrupt', 'the pipeline record has no stages');
+  }
+  if (context.planKey !== plan.key) {
+    throw refuse(
+      'other_machine',
+      `the pipeline record was saved by another plan (its stages, dependencies or checkpoints differ from pipeline '${plan.id}')`,
+    );
+  }
+  return record as PipelineRecord;
+}
+
+/** Parses a store row's data; a row that is not JSON is refused as `corrupt`. */
+export function readStoreRecord(plan: ResolvedPlan, stored: CheckpointRecord): PipelineRecord {
+  let value: unknown;
+  try {
+    value = JSON.parse(stored.data);
+  } catch {
+    throw new CheckpointError(
+      'corrupt',
+      stored.runId,
+      `loopchart: run '${stored.runId}': its data is not JSON`,
+    );
+  }
+  return readRecord(plan, value, stored.runId);
+}

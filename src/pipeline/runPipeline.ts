@@ -1,0 +1,88 @@
+import type { ActorOptions, AnyActorLogic } from 'xstate';
+import { CheckpointError } from '../persistence/CheckpointError.js';
+import type { CheckpointStore } from '../persistence/CheckpointStore.js';
+import { checkRunOptions } from '../persistence/prepareLoop.js';
+import { drivePipeline, notApplicable, type PipelineRunResult, resultOf } from './drivePipeline.js';
+import type { PipelineEmitted, PipelineEvent } from './pipelineEvents.js';
+import type { PipelinePlan } from './pipelinePlan.js';
+import { type PipelineRecord, readRecord, readStoreRecord } from './pipelineRecord.js';
+import { resolvePlan } from './resolvePlan.js';
+
+/** Options of `runPipeline` / `resumePipeline`. */
+export interface PipelineRunOptions {
+  /** Aborting it ends the pipeline as `aborted` and aborts the running stages' step signals. */
+  signal?: AbortSignal;
+  /** An XState inspection observer; the stages appear as child actors `stage:<id>`. */
+  inspect?: ActorOptions<AnyActorLogic>['inspect'];
+  /** Called with every event the pipeline emits: stage started / finished, paused. */
+  onEvent?: (event: PipelineEmitted) => void;
+  /** Save the pipeline's record here after every change, so a pause survives a restart. */
+  store?: CheckpointStore;
+  /** Names the run in the store (default: a random UUID, returned with a pause). */
+  runId?: string;
+}
+
+/**
+ * Runs a pipeline until it ends or pauses for a person. Rejects for a bad plan
+ * (`LoopConfigError`) or a store problem (`CheckpointError`), never because a stage misbehaved.
+ * @example const run = await runPipeline(plan, 'Which customers churned in Q3?', { store, runId: 'q3' });
+ *          if (run.status === 'paused') console.log(run.pause.message);
+ */
+export async function runPipeline(
+  plan: PipelinePlan,
+  input: unknown,
+  options: PipelineRunOptions = {},
+): Promise<PipelineRunResult> {
+  const resolved = resolvePlan(plan);
+  const persisted = options.store ? { ...checkRunOptions(options, false), seq: 0 } : undefined;
+  return drivePipeline({ ...options, plan: resolved, input: { input }, store: persisted });
+}
+
+/** Where `resumePipeline` continues from, and the person's answer. */
+export interface ResumePipelineOptions extends PipelineRunOptions {
+  /** The record of a pipeline run without a store (`paused.record`); or give `store` and `runId`. */
+  record?: PipelineRecord;
+  /** The answer to the pause; without one a paused pipeline stays paused. */
+  event?: PipelineEvent;
+}
+
+/**
+ * Continues a pipeline from its record (in `store` under `runId`, or given as `record`) without
+ * running finished stages again, applying `event`, the person's answer to the pause. Rejects with
+ * `CheckpointError`: `not_found`, `corrupt`, `unknown_version`, `other_machine` (a record of
+ * another plan), `not_waiting` (the event does not fit the pause), `save_failed`, `conflict`.
+ * @example const next = await resumePipeline(plan, { store, runId: 'q3', event: { type: 'pipeline.retry', stage: 'join' } });
+ */
+export async function resumePipeline(
+  plan: PipelinePlan,
+  options: ResumePipelineOptions,
+): Promise<PipelineRunResult> {
+  const resolved = resolvePlan(plan);
+  const { event } = options;
+  let record: PipelineRecord;
+  let persisted: { store: CheckpointStore; runId: string; seq: number; saved: string } | undefined;
+  if (options.record && !options.store) {
+    record = readRecord(resolved, options.record);
+  } else {
+    const { store, runId } = checkRunOptions(options, true);
+    const stored = await store.load(runId);
+    if (!stored) {
+      throw new CheckpointError('not_found', runId, `loopchart: no record for run '${runId}'`);
+    }
+    record = readStoreRecord(resolved, stored);
+    persisted = { store, runId, seq: stored.seq, saved: stored.data };
+  }
+  const runId = persisted?.runId;
+  if (record.status === 'completed' || record.status === 'aborted') {
+    if (event) throw notApplicable(runId ?? '', event, undefined);
+    return resultOf(record, runId);
+  }
+  if (record.status === 'paused' && !event) return resultOf(record, runId);
+  return drivePipeline({
+    ...options,
+    plan: resolved,
+    input: { restore: record.context },
+    event,
+    store: persisted,
+  });
+}

@@ -1,0 +1,203 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type CheckpointRecord,
+  type CheckpointStore,
+  type LoopConfig,
+  MemoryCheckpointStore,
+  type PipelinePlan,
+  type PipelineRunResult,
+  resumePipeline,
+  runPipeline,
+} from 'loopchart';
+import { SqliteCheckpointStore } from 'loopchart/sqlite';
+import { afterAll, describe, expect, it } from 'vitest';
+import { counted, deferred, valid } from './support/scriptedSteps.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'loopchart-pipeline-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * What one "process" builds from source: a fresh plan a → (b, c) → d whose functions count their
+ * calls, b with a checkpoint. A restarted process has new functions and new counters.
+ */
+function processPlan(loopOptions: Partial<LoopConfig> = {}) {
+  const loop = (id: string) => ({
+    maxRetries: 0,
+    ...loopOptions,
+    attempt: counted((_, { input }: { input: unknown }) => ({ id, input })),
+    validate: () => valid,
+  });
+  const loops = { a: loop('a'), b: loop('b'), c: loop('c'), d: loop('d') };
+  const plan: PipelinePlan = {
+    id: 'report',
+    stages: [
+      { id: 'd', dependsOn: ['b', 'c'], loop: loops.d },
+      { id: 'b', dependsOn: ['a'], loop: loops.b, checkpoint: true },
+      { id: 'c', dependsOn: ['a'], loop: loops.c },
+      { id: 'a', loop: loops.a },
+    ],
+  };
+  const calls = () => Object.values(loops).map((l) => l.attempt.calls);
+  return { plan, loops, calls };
+}
+
+function expectStatus(run: PipelineRunResult, status: PipelineRunResult['status']) {
+  expect(run.status, run.status === 'paused' ? run.pause.message : run.message).toBe(status);
+}
+
+describe('a pipeline that pauses survives a restart', () => {
+  it('a checkpoint pause stored in SQLite resumes in a new process without re-running finished stages', async () => {
+    const file = join(dir, 'restart.db');
+    const first = processPlan();
+    const store = new SqliteCheckpointStore(file);
+    const paused = await runPipeline(first.plan, 'Q3 churn', { store, runId: 'q3' });
+    expectStatus(paused, 'paused');
+    expect(paused.status === 'paused' && paused.pause).toMatchObject({
+      reason: 'checkpoint',
+      stages: ['b'],
+    });
+    expect(first.calls()).toEqual([1, 1, 1, 0]);
+    expect(await store.list()).toMatchObject([
+      { runId: 'q3', status: 'paused', state: 'layer2.awaitingReview', machineId: 'report' },
+    ]);
+    store.close();
+
+    // The restart: new functions and counters, a new store on the same file, a new actor.
+    const second = processPlan();
+    const reopened = new SqliteCheckpointStore(file);
+    const done = await resumePipeline(second.plan, {
+      store: reopened,
+      runId: 'q3',
+      event: { type: 'pipeline.continue' },
+    });
+
+    expectStatus(done, 'completed');
+    expect(second.calls()).toEqual([0, 0, 0, 1]);
+    const a = { id: 'a', input: 'Q3 churn' };
+    expect(second.loops.d.attempt.args[0]?.[0].input).toEqual({
+      b: { id: 'b', input: { a } },
+      c: { id: 'c', input: { a } },
+    });
+    expect(done.status === 'completed' && done.stages.b).toMatchObject({
+      status: 'succeeded',
+      reviewed: true,
+      runs: 1,
+    });
+    expect(await reopened.list()).toMatchObject([
+      { runId: 'q3', status: 'done', state: 'completed' },
+    ]);
+    const again = await resumePipeline(second.plan, { store: reopened, runId: 'q3' });
+    expect(again).toEqual(done);
+    expect(second.calls()).toEqual([0, 0, 0, 1]);
+    reopened.close();
+  });
+
+  it('a paused run resumed without an answer stays paused and runs nothing', async () => {
+    const store = new MemoryCheckpointStore();
+    await runPipeline(processPlan().plan, 'q', { store, runId: 'r' });
+    const later = processPlan();
+    const run = await resumePipeline(later.plan, { store, runId: 'r' });
+    expectStatus(run, 'paused');
+    expect(later.calls()).toEqual([0, 0, 0, 0]);
+  });
+});
+
+describe('a stage in flight when the process died', () => {
+  /** Runs the plan until b and c are in flight, and returns the row stored at that moment. */
+  async function rowWhileRunning(loopOptions: Partial<LoopConfig>) {
+    const { plan, loops } = processPlan(loopOptions);
+    const hanging = deferred<void>();
+    const inFlight = deferred<void>();
+    loops.b.attempt = counted(() => {
+      inFlight.resolve();
+      return hanging.promise;
+    }) as never;
+    const store = new MemoryCheckpointStore();
+    const controller = new AbortController();
+    const run = runPipeline(plan, 'q', { store, runId: 'crash', signal: controller.signal });
+    await inFlight.promise;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const row = (await store.load('crash')) as CheckpointRecord;
+    controller.abort();
+    await run;
+    const restored = new MemoryCheckpointStore();
+    await restored.save({ ...row, seq: 1 });
+    return { row, restored };
+  }
+
+  it('is not run again when its loop is not idempotent: the pipeline pauses with unknown_outcome', async () => {
+    const { row, restored } = await rowWhileRunning({});
+    expect(JSON.parse(row.data).context.stages.b.status).toBe('running');
+    const next = processPlan();
+    const run = await resumePipeline(next.plan, { store: restored, runId: 'crash' });
+    expectStatus(run, 'paused');
+    expect(run.status === 'paused' && run.pause.message).toMatchInlineSnapshot(
+      `"stage 'b' ended as unknown_outcome: stage 'b' was running when the pipeline was saved; its loop is not declared idempotent, so it was not run again"`,
+    );
+    expect(next.calls()).toEqual([0, 0, 0, 0]);
+  });
+
+  it('runs again from its start when every step of its loop is idempotent', async () => {
+    const { restored } = await rowWhileRunning({ idempotent: true });
+    const next = processPlan({ idempotent: true });
+    const run = await resumePipeline(next.plan, {
+      store: restored,
+      runId: 'crash',
+      event: undefined,
+    });
+    expectStatus(run, 'paused');
+    expect(run.status === 'paused' && run.pause.reason).toBe('checkpoint');
+    expect(next.calls()).toEqual([0, 1, 0, 0]);
+  });
+});
+
+describe('records that cannot be used', () => {
+  it('refuses a missing run, a record of another plan, and a corrupt row', async () => {
+    const store = new MemoryCheckpointStore();
+    const { plan } = processPlan();
+    await expect(resumePipeline(plan, { store, runId: 'nope' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    await runPipeline(plan, 'q', { store, runId: 'r' });
+    const reshaped = { ...plan, stages: plan.stages.map((s) => ({ ...s, checkpoint: false })) };
+    await expect(resumePipeline(reshaped, { store, runId: 'r' })).rejects.toMatchObject({
+      code: 'other_machine',
+      message:
+        "loopchart: run 'r': the pipeline record was saved by another plan (its stages, dependencies or checkpoints differ from pipeline 'report')",
+    });
+    const broken = new MemoryCheckpointStore();
+    const row = (await store.load('r')) as CheckpointRecord;
+    await broken.save({ ...row, seq: 1, data: row.data.slice(0, 40) });
+    await expect(resumePipeline(plan, { store: broken, runId: 'r' })).rejects.toMatchObject({
+      code: 'corrupt',
+    });
+    expect((await broken.load('r'))?.data).toBe(row.data.slice(0, 40));
+  });
+
+  it('a failed save stops the pipeline before its next step and says so', async () => {
+    // Save #2 is the one taken as b and c start: neither may run.
+    const { plan, calls } = processPlan();
+    const memory = new MemoryCheckpointStore();
+    let saves = 0;
+    const failing: CheckpointStore = {
+      ...memory,
+      load: (id) => memory.load(id),
+      list: (o) => memory.list(o),
+      delete: (id) => memory.delete(id),
+      save: async (record) => {
+        if (++saves === 2) throw new Error('disk full');
+        await memory.save(record);
+      },
+    };
+    await expect(runPipeline(plan, 'q', { store: failing, runId: 'full' })).rejects.toMatchObject({
+      name: 'CheckpointError',
+      code: 'save_failed',
+      message: expect.stringContaining(
+        "saving record #2 of pipeline run 'full' failed (disk full)",
+      ),
+    });
+    expect(calls()).toEqual([1, 0, 0, 0]);
+  });
+});
