@@ -1,0 +1,191 @@
+/**
+ * The published package, as a user gets it: `npm pack` of a fresh build, installed from the tarball
+ * into an empty project outside this repo, where every subpath export is imported, a loop is run
+ * (with the SQLite store too) and the `loopchart` bin works. publint and attw check the tarball.
+ */
+import { execFile } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const repo = join(import.meta.dirname, '..');
+const bin = (name: string) => join(repo, 'node_modules', '.bin', name);
+const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
+  name: string;
+  exports: Record<string, unknown>;
+  peerDependencies?: Record<string, string>;
+};
+const subpaths = Object.keys(pkg.exports).filter((key) => key !== './package.json');
+
+let work: string;
+let tarball: string;
+let consumer: string;
+
+/** Runs a command; on failure the error carries its output, so the test says what went wrong. */
+async function sh(file: string, args: string[], cwd: string) {
+  try {
+    return await run(file, args, {
+      cwd,
+      maxBuffer: 16 * 1024 * 1024,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${file} ${args.join(' ')} failed:\n${stdout}\n${stderr}`);
+  }
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'loopchart-pack-'));
+  // Build and pack a copy, so a concurrent build of this checkout cannot change what is packed.
+  const source = join(work, 'source');
+  mkdirSync(source);
+  for (const entry of [
+    'src',
+    'package.json',
+    'README.md',
+    'tsconfig.base.json',
+    'tsconfig.build.json',
+  ]) {
+    cpSync(join(repo, entry), join(source, entry), { recursive: true });
+  }
+  symlinkSync(join(repo, 'node_modules'), join(source, 'node_modules'), 'dir');
+  // Type errors are the typecheck's to report; what matters here is what gets emitted and packed.
+  await run(
+    process.execPath,
+    [join(repo, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+    { cwd: source },
+  ).catch(() => undefined);
+  const { stdout } = await sh(
+    'npm',
+    ['pack', '--ignore-scripts', '--json', '--pack-destination', work],
+    source,
+  );
+  tarball = join(work, (JSON.parse(stdout) as [{ filename: string }])[0].filename);
+
+  consumer = join(work, 'consumer');
+  mkdirSync(consumer);
+  writeFileSync(
+    join(consumer, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+  );
+  // The peers, and zod, which a user of schemaValidator installs beside loopchart.
+  const extras = [...Object.keys(pkg.peerDependencies ?? {}), 'zod'].map((name) => {
+    const { version } = JSON.parse(
+      readFileSync(join(repo, 'node_modules', name, 'package.json'), 'utf8'),
+    );
+    return `${name}@${version}`;
+  });
+  // better-sqlite3 (optional) compiles natively for a minute: the consumer borrows this checkout's build.
+  await sh(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      '--omit=optional',
+      tarball,
+      ...extras,
+    ],
+    consumer,
+  );
+  symlinkSync(
+    join(repo, 'node_modules', 'better-sqlite3'),
+    join(consumer, 'node_modules', 'better-sqlite3'),
+    'dir',
+  );
+}, 180_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the packed tarball, installed in a fresh project', () => {
+  it('ships dist, the README and the bin, and no tests or sources', async () => {
+    const { stdout } = await sh('tar', ['-tzf', tarball], work);
+    const files = stdout.split('\n').filter(Boolean);
+    expect(files).toContain('package/dist/index.js');
+    expect(files).toContain('package/dist/cli/main.js');
+    expect(files).toContain('package/README.md');
+    expect(files.filter((f) => /\.test\.|^package\/(src|test)\//.test(f))).toEqual([]);
+    for (const subpath of subpaths) {
+      const target = pkg.exports[subpath] as { default: string; types: string };
+      expect(files).toContain(`package/${target.default.slice(2)}`);
+      expect(files).toContain(`package/${target.types.slice(2)}`);
+    }
+  });
+
+  it('imports every subpath export and runs a loop, with the SQLite store too', async () => {
+    const script = `
+      const subpaths = ${JSON.stringify(subpaths)};
+      const found = {};
+      for (const subpath of subpaths) {
+        const mod = await import('loopchart' + subpath.slice(1));
+        found[subpath] = Object.keys(mod).length;
+      }
+      const { runLoop, schemaValidator } = await import('loopchart');
+      const { z } = await import('zod');
+      const outcome = await runLoop({
+        attempt: ({ attempt }) => (attempt === 1 ? 'draft' : 'final draft'),
+        validate: (c) => c === 'final draft' ? { valid: true } : { valid: false, error: { severity: 'correctable', message: 'not final' } },
+      }, 'task');
+      const { SqliteCheckpointStore } = await import('loopchart/sqlite');
+      const store = new SqliteCheckpointStore(${JSON.stringify(join(work, 'consumer.db'))});
+      const stored = await runLoop({ attempt: () => '{"n": 1}', validate: schemaValidator(z.object({ n: z.number() })) }, 'x', { store, runId: 'r1' });
+      const runs = await store.list();
+      store.close();
+      console.log(JSON.stringify({ found, status: outcome.status, iterations: outcome.iterations, stored: stored.status, runs: runs.map((r) => r.runId) }));
+    `;
+    writeFileSync(join(consumer, 'check.mjs'), script);
+    const { stdout } = await sh(process.execPath, ['check.mjs'], consumer);
+    const result = JSON.parse(stdout);
+    for (const subpath of subpaths) expect(result.found[subpath], subpath).toBeGreaterThan(0);
+    expect(result).toMatchObject({
+      status: 'proceed',
+      iterations: 1,
+      stored: 'proceed',
+      runs: ['r1'],
+    });
+  });
+
+  it('installs the loopchart bin: --help, benchmark and the demo work from the package', async () => {
+    const loopchart = join(consumer, 'node_modules', '.bin', 'loopchart');
+    const help = await sh(loopchart, ['--help'], consumer);
+    expect(help.stdout).toMatch(/^Usage: loopchart/);
+    const benchmark = await sh(loopchart, ['benchmark'], consumer);
+    expect(benchmark.stdout).toMatch(/all \d+ checks passed/);
+    const demo = await sh(loopchart, ['demo', '--dir', join(work, 'demo')], consumer);
+    expect(demo.stdout).toMatch(/^Saved {2}5 runs/m);
+    expect(existsSync(join(work, 'demo', 'runs.db'))).toBe(true);
+  });
+
+  it('passes publint with no errors, warnings or suggestions', async () => {
+    const { stdout } = await sh(bin('publint'), ['run', tarball, '--strict'], work);
+    expect(stdout).toMatch(/^All good!$/m);
+  });
+
+  it('passes attw (are the types wrong) for an ESM-only package', async () => {
+    // attw exits non-zero on any problem its esm-only profile does not ignore (node10, require()).
+    const { stdout } = await sh(
+      bin('attw'),
+      [tarball, '--profile', 'esm-only', '--format', 'ascii', '--no-color', '--no-emoji'],
+      work,
+    );
+    const rows = stdout.split('\n').filter((line) => /^(node16 \(from ESM\)|bundler):/.test(line));
+    expect(rows.length).toBe(2 * subpaths.length + 2);
+    for (const row of rows) expect(row).toMatch(/: (OK|\(JSON\))/);
+  });
+});
