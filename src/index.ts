@@ -42,6 +42,10 @@ export {
   transientFailure,
   uncertainSideEffect,
 } from './failures.js';
+export type { MachineJson, MachineJsonEdge } from './diagram/toMachineJson.js';
+export { toMachineJson } from './diagram/toMachineJson.js';
+export type { MermaidOptions } from './diagram/toMermaid.js';
+export { toMermaid } from './diagram/toMermaid.js';
 export type { Route, RouteArgs } from './guards/routeAfterValidation.js';
 export { routeAfterValidation } from './guards/routeAfterValidation.js';
 export { fingerprint, reproducibilityKey } from './hashing.js';

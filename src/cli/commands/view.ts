@@ -1,0 +1,67 @@
+import type { Command } from 'commander';
+import { DEFAULT_VIEWER_PORT, startViewer } from '../../viewer/index.js';
+import { type CliOutput, cliOutput } from '../cliOutput.js';
+
+interface ViewFlags {
+  port: string;
+  host: string;
+}
+
+/** `loopchart view`: serves the run viewer until Ctrl-C (SIGINT) or SIGTERM. */
+export function register(program: Command): void {
+  program
+    .command('view')
+    .description('serve the live run viewer (a page + a WebSocket loops report to) on 127.0.0.1')
+    .option('--port <n>', 'port (0 picks a free one)', String(DEFAULT_VIEWER_PORT))
+    .option(
+      '--host <host>',
+      'interface to bind; keep the loopback default unless you mean it',
+      '127.0.0.1',
+    )
+    .action(async (flags: ViewFlags, command: Command) => {
+      const port = Number(flags.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) {
+        command.error(`view: --port must be an integer from 0 to 65535, got '${flags.port}'`, {
+          exitCode: 2,
+          code: 'loopchart.view.port',
+        });
+      }
+      const stop = new AbortController();
+      const onSignal = () => stop.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      try {
+        await serveViewer({ port, host: flags.host }, cliOutput(command), stop.signal);
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+    });
+}
+
+/**
+ * Serves the viewer until `signal` aborts, printing where to look and where loops report.
+ * @example await serveViewer({ port: 0, host: '127.0.0.1' }, out, controller.signal);
+ */
+export async function serveViewer(
+  { port, host }: { port: number; host: string },
+  out: CliOutput,
+  signal: AbortSignal,
+): Promise<void> {
+  const viewer = await startViewer({ port, host });
+  out.out(`loopchart viewer: ${out.c.bold(viewer.url)}`);
+  out.out(`loops report to ${viewer.inspectUrl}, e.g.`);
+  out.out(`  const viewer = connectToViewer('${viewer.inspectUrl}'); // from 'loopchart/viewer'`);
+  out.out('  await runLoop(config, input, { inspect: viewer.inspect }); await viewer.close();');
+  if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1') {
+    out.err(`warning: bound to ${host}: anyone who can reach it sees the runs' data`);
+  }
+  out.out('Ctrl-C stops it.');
+  if (!signal.aborted) {
+    await new Promise<void>((resolve) =>
+      signal.addEventListener('abort', () => resolve(), { once: true }),
+    );
+  }
+  await viewer.close();
+  out.out('viewer stopped');
+}

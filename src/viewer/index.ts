@@ -1,0 +1,15 @@
+export type { ChartEdge, ChartLayout, ChartNode } from './ChartLayout.js';
+export type { ConnectToViewerOptions, ViewerConnection } from './connectToViewer.js';
+export { connectToViewer } from './connectToViewer.js';
+export { layoutChart } from './layoutChart.js';
+export type { InspectionMessage } from './parseInspection.js';
+export { parseInspection } from './parseInspection.js';
+export type { RunStoreLimits } from './RunStore.js';
+export { DEFAULT_MAX_EVENTS_PER_RUN, DEFAULT_MAX_RUNS, RunStore } from './RunStore.js';
+export type { EventSummary, RunView } from './runView.js';
+export type { RunViewer, ViewerOptions } from './startViewer.js';
+export { DEFAULT_VIEWER_PORT, startViewer } from './startViewer.js';
+export type { WireEvent } from './toWireEvent.js';
+export { toWireEvent } from './toWireEvent.js';
+export type { RunReportInput } from './writeRunReport.js';
+export { renderRunReport, writeRunReport } from './writeRunReport.js';

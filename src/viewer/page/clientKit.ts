@@ -1,0 +1,65 @@
+// Browser code. Each function here is sent to the page as its source text (`String(fn)`), so it
+// may use only its parameters and browser globals: no imports at run time, no module variables.
+import type { RunView } from '../runView.js';
+import type { drawChart } from './drawChart.js';
+import type { drawRun } from './drawRun.js';
+
+/** What the page's functions share; passed to each as its first argument. */
+export interface Kit {
+  h: typeof h;
+  show: typeof show;
+  loopBadge: typeof loopBadge;
+  drawChart: typeof drawChart;
+  drawRun: typeof drawRun;
+}
+
+export type Attrs = Record<string, string | number | boolean | undefined>;
+export type Child = Node | string | number | false | null | undefined;
+
+/**
+ * An element: HTML, or SVG when the tag starts with `svg:` (`h('svg:rect', { x: 1 })`). Text
+ * children become text nodes and attributes are set one by one: nothing is ever parsed as HTML.
+ */
+export function h(tag: string, attrs: Attrs = {}, ...children: Child[]): Element {
+  const element = tag.startsWith('svg:')
+    ? document.createElementNS('http://www.w3.org/2000/svg', tag.slice(4))
+    : document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value !== undefined && value !== false) element.setAttribute(name, String(value));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(typeof child === 'object' ? child : document.createTextNode(String(child)));
+  }
+  return element;
+}
+
+/** Untrusted run data as display text: strings as they are, anything else as indented JSON. */
+export function show(value: unknown, max = 20000): string {
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else if (value === undefined) text = '';
+  else {
+    try {
+      text = JSON.stringify(value, null, 2) ?? String(value);
+    } catch {
+      text = String(value);
+    }
+  }
+  return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
+}
+
+/**
+ * The loop badge: refine cycles against `maxRetries`. `max 5` before the loop has refined, `3/5`
+ * once it has (or once it ended), `atCap` when the cycles reached the cap. None for a machine
+ * without `context.settings.maxRetries`.
+ */
+export function loopBadge(run: RunView | undefined): { text: string; atCap: boolean } | undefined {
+  if (run?.maxRetries === undefined) return undefined;
+  const max = run.maxRetries;
+  const count = run.retryCount ?? 0;
+  if (count === 0 && run.status === 'active') {
+    return { text: `max ${max}`, atCap: false };
+  }
+  return { text: `${count}/${max}`, atCap: count >= max };
+}

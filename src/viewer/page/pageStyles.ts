@@ -1,0 +1,78 @@
+/** The page's stylesheet (inline in the served page and in reports). */
+export const PAGE_STYLES = `
+:root { color-scheme: light; --ink: #1f2328; --muted: #656d76; --line: #d0d7de; --accent: #3b5bdb;
+  --current: #fff3bf; --current-line: #e8590c; --cap: crimson; --ok: #2b8a3e; --bad: #c92a2a; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 14px/1.45 system-ui, sans-serif; color: var(--ink); background: #f6f8fa; }
+body > header { display: flex; gap: 12px; align-items: baseline; padding: 10px 16px; background: #fff;
+  border-bottom: 1px solid var(--line); }
+body > header h1 { font-size: 16px; margin: 0; }
+#connection { font-size: 12px; color: var(--muted); }
+#connection.live { color: var(--ok); }
+#connection.down { color: var(--bad); }
+main { display: grid; grid-template-columns: 240px 1fr; min-height: calc(100vh - 45px); }
+main.single { grid-template-columns: 1fr; }
+main.single > aside { display: none; }
+aside { border-right: 1px solid var(--line); background: #fff; padding: 8px; }
+aside h2 { font-size: 13px; text-transform: uppercase; color: var(--muted); margin: 4px 6px 8px; }
+#runs { list-style: none; margin: 0; padding: 0; }
+#runs button { display: grid; grid-template-columns: 1fr auto; gap: 2px 8px; width: 100%; text-align: left;
+  border: 1px solid transparent; background: none; padding: 6px 8px; border-radius: 6px; cursor: pointer; font: inherit; }
+#runs button[aria-current='true'] { background: #eef2ff; border-color: #c5d0fa; }
+#runs .state { grid-column: 1; font-size: 12px; color: var(--muted); }
+.mini-badge { grid-row: 1 / span 2; align-self: center; font: 12px ui-monospace, monospace; padding: 1px 7px;
+  border-radius: 9px; background: var(--accent); color: #fff; }
+.mini-badge.at-cap { background: var(--cap); }
+#run { padding: 12px 16px; min-width: 0; }
+.run-head { display: flex; gap: 10px; align-items: baseline; }
+.run-head h2 { margin: 0; font-size: 18px; }
+.muted { color: var(--muted); }
+.banner { margin: 10px 0; padding: 10px 12px; border-radius: 8px; border: 1px solid var(--line); background: #fff; }
+.banner .status { font: 600 15px ui-monospace, monospace; margin-right: 10px; }
+.banner.ok { border-color: var(--ok); background: #ebfbee; }
+.banner.bad { border-color: var(--bad); background: #fff5f5; }
+.banner.bad .status { color: var(--bad); }
+.banner.running .status { color: var(--accent); }
+.banner h3 { font-size: 12px; margin: 8px 0 4px; text-transform: uppercase; color: var(--muted); }
+.loop-error { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 0; }
+.loop-error dt { font: 12px ui-monospace, monospace; color: var(--muted); }
+.loop-error dd { margin: 0; }
+pre { margin: 0; white-space: pre-wrap; word-break: break-word; font: 12px/1.4 ui-monospace, monospace; }
+.chart-wrap { overflow: auto; background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 8px; }
+svg.chart { display: block; overflow: visible; max-width: 100%; height: auto; font: 12px ui-monospace, monospace; }
+.node rect, .node circle { fill: #fff; stroke: #8c959f; stroke-width: 1.2; }
+.node.type-compound > rect, .node.type-parallel > rect { fill: #f6f8fa; }
+.node.type-final rect.inner { fill: none; }
+.node.type-initial circle { fill: var(--ink); stroke: none; }
+.node.type-any rect { stroke-dasharray: 4 3; fill: #f6f8fa; }
+.node.type-any text { font-style: italic; fill: var(--muted); }
+.node.human rect { stroke: #7048e8; }
+.node.visited > rect { fill: #f1f3f5; }
+.node.current > rect { fill: var(--current); stroke: var(--current-line); stroke-width: 2.5; }
+.node text { fill: var(--ink); }
+.compound-label { font-weight: 600; }
+.edge { fill: none; stroke: #6e7781; stroke-width: 1.3; }
+.edge.kind-always { stroke: #9aa3ad; }
+.edge.back-edge { stroke: var(--accent); stroke-dasharray: 6 4; }
+.arrow-head { fill: #6e7781; }
+.edge-label rect { fill: #fff; opacity: 0.9; }
+.edge-label text { font-size: 11px; fill: #57606a; }
+.edge-label.back-edge text { fill: var(--accent); }
+.loop-badge rect { fill: var(--accent); }
+.loop-badge.at-cap rect { fill: var(--cap); }
+.loop-badge text { fill: #fff; font-weight: 600; }
+.panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); gap: 12px; margin-top: 12px; }
+.panel { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 8px 12px; min-width: 0; }
+.panel h3 { font-size: 12px; text-transform: uppercase; color: var(--muted); margin: 6px 0; }
+.timeline, .events { list-style: none; margin: 0; padding: 0; font-size: 12px; max-height: 420px; overflow: auto; }
+.timeline li { display: flex; flex-wrap: wrap; gap: 2px 8px; padding: 4px 0; border-bottom: 1px solid #eaeef2; }
+.timeline .at { font-family: ui-monospace, monospace; color: var(--muted); }
+.timeline .state { font-weight: 600; }
+.timeline .rationale { flex-basis: 100%; color: var(--muted); }
+.timeline .track { flex-basis: 100%; height: 4px; background: #eaeef2; border-radius: 2px; }
+.timeline .bar { display: block; height: 4px; background: var(--accent); border-radius: 2px; }
+.pill { font-size: 11px; padding: 0 6px; border-radius: 8px; background: #eef2ff; }
+.pill.bad { background: #fff5f5; color: var(--bad); }
+.events .kind { font-family: ui-monospace, monospace; color: var(--muted); }
+.warning { color: var(--bad); }
+`;

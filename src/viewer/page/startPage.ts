@@ -1,0 +1,121 @@
+// Browser code, sent to the page as source text: see clientKit.ts.
+import type { ChartLayout } from '../ChartLayout.js';
+import type { RunView } from '../runView.js';
+import type { Kit } from './clientKit.js';
+
+/** What the page starts from: live (runs arrive over WebSocket) or a static report's data. */
+export type PageBoot =
+  | { mode: 'live'; watchPath: string }
+  | { mode: 'static'; runs: RunView[]; charts: Record<string, ChartLayout> };
+
+/** The page: the run list, the selected run, and (live) the WebSocket that feeds them. */
+export function startPage(kit: Kit, boot: PageBoot): void {
+  const { h } = kit;
+  const runs = new Map<string, RunView>();
+  const charts = new Map<string, ChartLayout>();
+  let selected: string | undefined;
+  let follow = true;
+  const list = document.getElementById('runs') as HTMLElement;
+  const panel = document.getElementById('run') as HTMLElement;
+  const connection = document.getElementById('connection') as HTMLElement;
+
+  const renderList = () => {
+    const items = [...runs.values()].sort((a, b) => b.startedAt - a.startedAt);
+    list.replaceChildren(
+      ...items.map((run) => {
+        const badge = kit.loopBadge(run);
+        const status = (run.output as { status?: unknown } | undefined)?.status;
+        const button = h(
+          'button',
+          { type: 'button', 'aria-current': run.id === selected ? 'true' : undefined },
+          h('span', { class: 'label' }, run.label),
+          h(
+            'span',
+            { class: `state state-${run.status}` },
+            typeof status === 'string' ? status : run.status,
+          ),
+          badge
+            ? h('span', { class: `mini-badge${badge.atCap ? ' at-cap' : ''}` }, badge.text)
+            : null,
+        );
+        button.addEventListener('click', () => {
+          follow = false;
+          selected = run.id;
+          render();
+        });
+        return h('li', { 'data-run': run.id }, button);
+      }),
+    );
+    if (items.length === 0) {
+      list.append(
+        h(
+          'li',
+          { class: 'muted' },
+          boot.mode === 'live' ? `No runs yet. Report to ws://${location.host}/` : 'No run.',
+        ),
+      );
+    }
+  };
+  const renderRun = () => {
+    const run = selected === undefined ? undefined : runs.get(selected);
+    if (!run) {
+      panel.replaceChildren(h('p', { class: 'muted' }, 'Select a run.'));
+      return;
+    }
+    const layout = run.chartId === undefined ? undefined : charts.get(run.chartId);
+    panel.replaceChildren(kit.drawRun(kit, run, layout));
+  };
+  const render = () => {
+    renderList();
+    renderRun();
+  };
+  const upsert = (run: RunView) => {
+    const isNew = !runs.has(run.id);
+    runs.set(run.id, run);
+    if (selected === undefined || (follow && isNew)) selected = run.id;
+  };
+
+  if (boot.mode === 'static') {
+    for (const [id, layout] of Object.entries(boot.charts)) charts.set(id, layout);
+    for (const run of boot.runs) upsert(run);
+    connection.textContent = 'static report';
+    render();
+    return;
+  }
+
+  let delay = 500;
+  const connect = () => {
+    const socket = new WebSocket(
+      `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${boot.watchPath}`,
+    );
+    socket.addEventListener('open', () => {
+      delay = 500;
+      connection.textContent = 'live';
+      connection.className = 'live';
+    });
+    socket.addEventListener('message', (message) => {
+      let data: { type?: unknown; id?: unknown; layout?: ChartLayout; run?: RunView };
+      try {
+        data = JSON.parse(String(message.data));
+      } catch {
+        return;
+      }
+      if (data.type === 'chart' && typeof data.id === 'string' && data.layout)
+        charts.set(data.id, data.layout);
+      else if (data.type === 'run' && data.run) upsert(data.run);
+      else if (data.type === 'removed' && typeof data.id === 'string') {
+        runs.delete(data.id);
+        if (selected === data.id) selected = undefined;
+      } else return;
+      render();
+    });
+    socket.addEventListener('close', () => {
+      connection.textContent = 'disconnected, retrying…';
+      connection.className = 'down';
+      setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 5000);
+    });
+  };
+  render();
+  connect();
+}

@@ -1,0 +1,100 @@
+import { toJsonSafe } from './toJsonSafe.js';
+
+/** What the viewer shows of one run. Every field that came from the run is untrusted data. */
+export interface RunView {
+  /** `<connection>/<root session id>`: two processes both have an `x:0`. */
+  id: string;
+  /** The machine's id and the run's number, e.g. `loop #3`. */
+  label: string;
+  machineId: string;
+  chartId?: string;
+  chartError?: string;
+  status: 'active' | 'done' | 'error' | 'stopped';
+  /** False once the reporting connection closed. */
+  connected: boolean;
+  /** The root's state value (`'attempting'`, or nested objects). */
+  value?: unknown;
+  retryCount?: number;
+  maxRetries?: number;
+  candidate?: unknown;
+  verdict?: unknown;
+  pending?: unknown;
+  trace: unknown[];
+  /** The `LoopOutcome` (or any machine's output) once done. */
+  output?: unknown;
+  errorMessage?: string;
+  startedAt: number;
+  updatedAt: number;
+  eventCount: number;
+  droppedEvents: number;
+  recentEvents: EventSummary[];
+}
+
+/** One inspection event as the viewer keeps it. */
+export interface EventSummary {
+  at: number;
+  kind: 'actor' | 'event' | 'snapshot';
+  /** The actor's name or session id. */
+  actor: string;
+  /** The event type, or for a snapshot the state value it reached. */
+  type: string;
+}
+
+/** Trace entries sent to the page, newest kept. */
+export const MAX_TRACE_SHOWN = 1000;
+const STATUSES = new Set(['active', 'done', 'error', 'stopped']);
+
+/** The view of a run after its root actor reported `snapshot` (untrusted JSON). */
+export function applySnapshot(view: RunView, snapshot: Record<string, unknown>): RunView {
+  const context = record(snapshot.context);
+  const settings = record(context?.settings);
+  const status = String(snapshot.status);
+  const trace = Array.isArray(context?.trace) ? context.trace.slice(-MAX_TRACE_SHOWN) : [];
+  const errorMessage = snapshot.error === undefined ? undefined : messageOf(snapshot.error);
+  return {
+    ...view,
+    status: STATUSES.has(status) ? (status as RunView['status']) : view.status,
+    value: toJsonSafe(snapshot.value),
+    retryCount: count(context?.retryCount),
+    maxRetries: count(settings?.maxRetries),
+    candidate: toJsonSafe(context?.candidate),
+    verdict: toJsonSafe(context?.verdict),
+    pending: toJsonSafe(context?.pending),
+    trace: trace.map((entry) => toJsonSafe(entry)),
+    output: toJsonSafe(snapshot.output),
+    errorMessage,
+  };
+}
+
+/** A short text for a state value: `attempting`, `parent.child`. */
+export function valueText(value: unknown, depth = 0): string {
+  if (typeof value === 'string') return value.slice(0, 200);
+  const fields = record(value);
+  if (!fields || depth > 8) return '';
+  return Object.entries(fields)
+    .map(([key, inner]) => {
+      const rest = valueText(inner, depth + 1);
+      return rest ? `${key}.${rest}` : key;
+    })
+    .join(', ')
+    .slice(0, 200);
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+function count(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
+}
+
+function messageOf(error: unknown): string {
+  const message = record(error)?.message;
+  if (typeof message === 'string') return message.slice(0, 4000);
+  return (typeof error === 'string' ? error : (JSON.stringify(toJsonSafe(error)) ?? '')).slice(
+    0,
+    4000,
+  );
+}

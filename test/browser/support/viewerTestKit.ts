@@ -1,0 +1,60 @@
+import { type LoopConfig, runLoop } from 'loopchart';
+import { connectToViewer } from 'loopchart/viewer';
+import { WebSocket } from 'ws';
+
+/** How many sockets, servers and timers are open (what would keep Node alive). */
+export function openHandles() {
+  const kinds = process.getActiveResourcesInfo();
+  return {
+    sockets: kinds.filter((kind) => kind.startsWith('TCP')).length,
+    timers: kinds.filter((kind) => kind === 'Timeout').length,
+  };
+}
+
+/** Waits (up to 2 s) until no more handles are open than `before`; returns what is open then. */
+export async function settledHandles(before: ReturnType<typeof openHandles>) {
+  for (let tries = 0; tries < 100; tries += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const now = openHandles(); // read after the timer fired, so it does not count itself
+    if (now.sockets <= before.sockets && now.timers <= before.timers) return now;
+  }
+  return openHandles();
+}
+
+/** Runs a loop that reports to the viewer at `inspectUrl`, and closes the connection after. */
+export async function runReported<I, C>(inspectUrl: string, config: LoopConfig<I, C>, input: I) {
+  const viewer = connectToViewer(inspectUrl, { onError: () => {} });
+  try {
+    return await runLoop(config, input, { inspect: viewer.inspect });
+  } finally {
+    await viewer.close();
+  }
+}
+
+/** Opens a raw WebSocket and resolves once it is open (rejects with the handshake error). */
+export function openSocket(url: string, headers: Record<string, string> = {}) {
+  const socket = new WebSocket(url, { headers });
+  return new Promise<WebSocket>((resolve, reject) => {
+    socket.once('open', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+/** A loop whose validator rejects every candidate with a new correctable message. */
+export function exhaustingLoop(
+  maxRetries: number,
+  candidate = (n: number) => `draft ${n}`,
+): LoopConfig<string, string> {
+  let n = 0;
+  return {
+    maxRetries,
+    attempt: () => {
+      n += 1;
+      return candidate(n);
+    },
+    validate: (draft) => ({
+      valid: false,
+      error: { severity: 'correctable', message: `not yet: ${draft}` },
+    }),
+  };
+}
