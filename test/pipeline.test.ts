@@ -1,3 +1,4 @@
+import { createInspector, type StatelyInspectionEvent } from '@statelyai/inspect';
 import {
   type CrossCheckContext,
   createPipelineMachine,
@@ -138,6 +139,24 @@ describe('a diamond plan a → (b, c) → d', () => {
     expect(stages).toEqual(
       ['a', 'b', 'c', 'd'].map((id) => ({ id: `stage:${id}`, parent: actor.id })),
     );
+  });
+
+  it('the Stately inspector receives each stage as a child actor of the pipeline', async () => {
+    const received: StatelyInspectionEvent[] = [];
+    const inspector = createInspector({ send: (event) => received.push(event) });
+    const run = await runPipeline(diamond().plan, 'q', { inspect: inspector.inspect });
+    expect(run.status).toBe('completed');
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the inspector converts on a timer
+    inspector.stop();
+    const actors = received.filter((event) => event.type === '@xstate.actor');
+    const root = actors.find((event) => event.parentId === undefined);
+    const children = actors.filter((event) => event.parentId === root?.sessionId);
+    expect(children.map((event) => event.name).sort()).toEqual([
+      'stage:a',
+      'stage:b',
+      'stage:c',
+      'stage:d',
+    ]);
   });
 
   it('the layering ignores list order: every declaration order gives the same machine', () => {

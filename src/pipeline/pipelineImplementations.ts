@@ -75,32 +75,20 @@ export function pipelineImplementations(plan: ResolvedPlan) {
     actions: {
       startStages: enqueued(({ context, enqueue }, { layer }: Layer) => {
         const starts = read.planStarts(plan, context, layer);
-        enqueue.assign(read.applyStarts(context, starts));
+        const { stages } = read.applyStarts(context, starts);
+        enqueue.assign({ stages });
         for (const start of starts) {
-          const emitted: PipelineEmitted =
-            'run' in start
-              ? {
-                  type: 'pipeline.stage.started',
-                  stage: start.id,
-                  layer,
-                  run: start.run,
-                  input: start.input,
-                }
-              : {
-                  type: 'pipeline.stage.finished',
-                  stage: start.id,
-                  layer,
-                  run: context.stages[start.id]?.runs ?? 0,
-                  status: 'skip' in start ? 'skipped' : 'failed',
-                };
-          if ('run' in start) {
-            enqueue.spawnChild(`stage:${start.id}`, {
-              id: `stage:${start.id}`,
-              systemId: systemIdOf(start.id),
-              input: { input: start.input },
-            });
+          if (!('run' in start)) {
+            enqueue.emit(finished(start.id, stages[start.id]));
+            continue;
           }
-          enqueue.emit(emitted);
+          const { id, run, input } = start;
+          enqueue.spawnChild(`stage:${id}`, {
+            id: `stage:${id}`,
+            systemId: systemIdOf(id),
+            input: { input },
+          });
+          enqueue.emit({ type: 'pipeline.stage.started', stage: id, layer, run, input });
         }
       }),
       recordOutcome: enqueued(({ context, event, enqueue }, { stage }: { stage: string }) => {

@@ -48,12 +48,13 @@ export function planStarts(
   return withStatus(context, idsIn(plan, layer), 'not_started').map((id) => {
     const stage = plan.stages[id] as ResolvedStage;
     const report = context.stages[id] as StageReport;
+    if (report.modifiedInput) {
+      return { id, run: report.runs + 1, input: report.modifiedInput.value };
+    }
     const skipped = withStatus(context, stage.dependsOn, 'skipped');
     if (skipped.length > 0 && stage.whenDependencySkipped === 'skip') {
       return { id, skip: `skipped because its dependency ${quoteList(skipped)} was skipped` };
     }
-    if (report.modifiedInput)
-      return { id, run: report.runs + 1, input: report.modifiedInput.value };
     try {
       return { id, run: report.runs + 1, input: buildInput(stage, context) };
     } catch (error) {
