@@ -1,0 +1,2 @@
+export { PostgresCheckpointStore } from './PostgresCheckpointStore.js';
+export type { PostgresStoreOptions } from './postgresTables.js';

@@ -1,0 +1,95 @@
+import type { Pool } from 'pg';
+import { LoopConfigError } from '../LoopConfigError.js';
+
+/** Options of `PostgresCheckpointStore`. */
+export interface PostgresStoreOptions {
+  /** A `pg` Pool you own: the store uses it and never ends it. */
+  pool?: Pool;
+  /** Without `pool`: the server to connect to (without either, `pg` reads the PG* variables). */
+  connectionString?: string;
+  /** Connections the store's own pool opens at most (default 10). */
+  maxConnections?: number;
+  /** The schema holding the tables (default `public`); `setup()` creates it. */
+  schema?: string;
+  /** Starts every table name (default `loopchart_`): `loopchart_checkpoints`, `loopchart_queue`. */
+  tablePrefix?: string;
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+
+/** The quoted names of a store's tables and index. */
+export interface Tables {
+  schema: string;
+  checkpoints: string;
+  queue: string;
+  queueReady: string;
+  /** Names the tables in errors and the setup lock. */
+  label: string;
+}
+
+/** Checks the options (throws `LoopConfigError` naming the field) and names the tables. */
+export function tablesOf(options: PostgresStoreOptions): Tables {
+  const schema = options.schema ?? 'public';
+  const prefix = options.tablePrefix ?? 'loopchart_';
+  const problems: string[] = [];
+  if (!IDENTIFIER.test(schema) || schema.length > 63) {
+    problems.push('  - schema: must be a lower-case identifier (a-z, 0-9, _), 1 to 63 characters');
+  }
+  if (!(prefix === '' || IDENTIFIER.test(prefix)) || prefix.length > 40) {
+    problems.push('  - tablePrefix: must be lower-case (a-z, 0-9, _), at most 40 characters');
+  }
+  const max = options.maxConnections;
+  if (max !== undefined && !(Number.isInteger(max) && max >= 1 && max <= 1000)) {
+    problems.push('  - maxConnections: must be an integer from 1 to 1000');
+  }
+  if (options.pool !== undefined && options.connectionString !== undefined) {
+    problems.push('  - pool: pass either pool or connectionString, not both');
+  }
+  if (problems.length) {
+    throw new LoopConfigError(`loopchart: invalid Postgres store options\n${problems.join('\n')}`);
+  }
+  const name = (table: string) => `"${schema}"."${prefix}${table}"`;
+  return {
+    schema: `"${schema}"`,
+    checkpoints: name('checkpoints'),
+    queue: name('queue'),
+    queueReady: `"${prefix}queue_ready"`,
+    label: `${schema}.${prefix}*`,
+  };
+}
+
+/**
+ * The schema, idempotently. `ready_at` is when a queue entry becomes claimable: for a queued run
+ * when it was queued, for a leased run when its lease expires, NULL when nobody should claim it.
+ */
+export function schemaSql(t: Tables): string {
+  return `
+    CREATE SCHEMA IF NOT EXISTS ${t.schema};
+    CREATE TABLE IF NOT EXISTS ${t.checkpoints} (
+      run_id text PRIMARY KEY,
+      seq integer NOT NULL CHECK (seq >= 1),
+      status text NOT NULL,
+      state text NOT NULL,
+      machine_id text NOT NULL,
+      updated_at bigint NOT NULL,
+      data text NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS ${t.queue} (
+      run_id text PRIMARY KEY,
+      loop text NOT NULL,
+      input text,
+      state text NOT NULL CHECK (state IN ('queued', 'leased', 'paused', 'done', 'failed')),
+      ready_at timestamptz,
+      lease_owner text,
+      lease_token integer NOT NULL DEFAULT 0,
+      claims integer NOT NULL DEFAULT 0,
+      event text,
+      event_seq integer,
+      abort_reason text,
+      outcome text,
+      error text,
+      enqueued_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+      updated_at timestamptz NOT NULL DEFAULT clock_timestamp()
+    );
+    CREATE INDEX IF NOT EXISTS ${t.queueReady} ON ${t.queue} (ready_at) WHERE ready_at IS NOT NULL;`;
+}

@@ -1,0 +1,22 @@
+import { PostgresCheckpointStore } from 'loopchart/postgres';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describeCheckpointStore } from './stores/describeCheckpointStore.js';
+import { dropSchema, PG_URL, postgresReachable, schemaName } from './workers/postgresServer.js';
+
+const reachable = await postgresReachable();
+const schema = schemaName('suite');
+const open = () => new PostgresCheckpointStore({ connectionString: PG_URL, schema });
+
+if (reachable) {
+  beforeAll(async () => {
+    const store = open();
+    await store.setup();
+    await store.close();
+  });
+  afterAll(() => dropSchema(schema));
+  describeCheckpointStore('PostgresCheckpointStore', open);
+} else {
+  describe.skip('CheckpointStore contract: PostgresCheckpointStore (no server)', () => {
+    it('runs against a reachable Postgres server', () => {});
+  });
+}
