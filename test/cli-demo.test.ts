@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeCheckpoint } from 'loopchart';
 import { SqliteCheckpointStore } from 'loopchart/sqlite';
-import { afterAll, describe, expect, it } from 'vitest';
+import { startViewer } from 'loopchart/viewer';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { captureIo } from '../src/cli/captureIo.js';
 import { runCli } from '../src/cli/runCli.js';
 
@@ -54,7 +55,9 @@ describe('loopchart demo', () => {
     const header = /^ {2}# +state +attempt +retry +decision +key +time +note$/gm;
     expect(stdout.match(header)).toHaveLength(5);
     expect(stdout).toContain(`5 runs, checkpointed after every step, in ${join(dir, 'runs.db')}`);
-  });
+    expect(stdout).toContain(`5 self-contained HTML pages in ${join(dir, 'reports')}`);
+    expect(stdout).toMatch(/^Viewer +npx loopchart view, then npx loopchart demo --viewer/m);
+  }, 60_000);
 
   it('leaves each run finished in the SQLite file, with its whole trace', async () => {
     const checkpoints = await storedRuns();
@@ -67,13 +70,58 @@ describe('loopchart demo', () => {
     }
   });
 
+  it('writes a self-contained HTML report of each run', () => {
+    for (const [name, status] of Object.entries(expected)) {
+      const html = readFileSync(join(dir, 'reports', `${name}.html`), 'utf8');
+      expect(html).toMatch(/^<!doctype html>/i);
+      expect(html).toContain(status);
+      expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href="http/i);
+    }
+  });
+
   it('replaces its runs when run again in the same folder', async () => {
     const capture = captureIo();
     expect(await runCli(['demo', '--dir', dir, '--only', 'headline-stalled'], capture.io)).toBe(0);
     const again = (await storedRuns()).filter((c) => c.runId === 'headline-stalled');
     expect(again).toHaveLength(1);
     expect(capture.stdout().match(/^▸ /gm)).toHaveLength(1);
-  });
+  }, 60_000);
+
+  it('shows the runs live in a running viewer with --viewer', async () => {
+    const viewer = await startViewer({ port: 0 });
+    try {
+      const capture = captureIo();
+      const argv = ['demo', '--dir', dir, '--only', 'claim-contradictory-plan'];
+      expect(await runCli([...argv, '--viewer', viewer.inspectUrl], capture.io)).toBe(0);
+      expect(capture.stdout()).toContain(
+        `showing the runs live in the viewer at ${viewer.inspectUrl}`,
+      );
+      await vi.waitFor(() =>
+        expect(viewer.runs().map((run) => [run.machineId, run.value])).toEqual([
+          ['documentVerification', 'terminate_with_partial'],
+        ]),
+      );
+    } finally {
+      await viewer.close();
+    }
+  }, 60_000);
+
+  it('goes on without an unreachable viewer, saying so once', async () => {
+    const capture = captureIo();
+    const argv = [
+      'demo',
+      '--dir',
+      dir,
+      '--only',
+      'claim-contradictory-plan',
+      '--viewer',
+      'ws://127.0.0.1:9/',
+    ];
+    expect(await runCli(argv, capture.io)).toBe(0);
+    expect(
+      capture.stderr().match(/the viewer at ws:\/\/127\.0\.0\.1:9\/ is not reachable/g),
+    ).toHaveLength(1);
+  }, 60_000);
 
   it('fails on an unknown scenario name, listing the names', async () => {
     const capture = captureIo();

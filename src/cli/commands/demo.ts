@@ -1,6 +1,13 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
+import { DEFAULT_VIEWER_PORT } from '../../viewer/index.js';
 import { cliOutput } from '../cliOutput.js';
 import { DEFAULT_DEMO_DIR, DemoError, runDemo } from '../demo/runDemo.js';
+
+interface DemoFlags {
+  dir: string;
+  only?: string[];
+  viewer?: string;
+}
 
 /** `loopchart demo`: the main job, the bundled example loops end to end. */
 export function register(program: Command): void {
@@ -11,7 +18,13 @@ export function register(program: Command): void {
     )
     .option('--dir <path>', 'where the SQLite runs.db and the HTML reports go', DEFAULT_DEMO_DIR)
     .option('--only <names...>', 'run only these scenarios')
-    .action(async (options: { dir: string; only?: string[] }, command: Command) => {
+    .addOption(
+      new Option(
+        '--viewer [url]',
+        'also show the runs live in a running viewer (loopchart view)',
+      ).preset(`ws://127.0.0.1:${DEFAULT_VIEWER_PORT}`),
+    )
+    .action(async (options: DemoFlags, command: Command) => {
       const { failed } = await runDemo(cliOutput(command), options).catch((error: unknown) => {
         if (!(error instanceof DemoError)) throw error;
         return command.error(`demo: ${error.message}`, {

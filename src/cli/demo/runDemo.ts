@@ -1,5 +1,13 @@
 import { join, relative } from 'node:path';
-import { type CheckpointStore, isPausedRun, type LoopOutcome, runLoop } from '../../index.js';
+import type { InspectionEvent } from 'xstate';
+import {
+  type CheckpointStore,
+  createLoopMachine,
+  isPausedRun,
+  type LoopOutcome,
+  runLoop,
+} from '../../index.js';
+import type { ViewerConnection } from '../../viewer/index.js';
 import type { CliOutput } from '../cliOutput.js';
 import { formatMs, plural } from '../format.js';
 import type { DemoScenario } from './DemoScenario.js';
@@ -16,6 +24,8 @@ export class DemoError extends Error {
 export interface DemoOptions {
   /** Where the SQLite file (`runs.db`) and the reports go (default `.loopchart`). */
   dir?: string;
+  /** A running viewer's WebSocket URL (`loopchart view`): the runs are also shown there, live. */
+  viewer?: string;
   /** Only the scenarios with these names (default: all). */
   only?: readonly string[];
 }
@@ -24,6 +34,8 @@ export interface DemoRun {
   scenario: DemoScenario;
   outcome: LoopOutcome<unknown>;
   durationMs: number;
+  /** The run's HTML report. */
+  report: string;
 }
 
 export const DEFAULT_DEMO_DIR = '.loopchart';
@@ -36,18 +48,31 @@ export const DEFAULT_DEMO_DIR = '.loopchart';
  */
 export async function runDemo(
   output: CliOutput,
-  { dir = DEFAULT_DEMO_DIR, only }: DemoOptions = {},
+  { dir = DEFAULT_DEMO_DIR, only, viewer }: DemoOptions = {},
 ): Promise<{ runs: DemoRun[]; failed: string[] }> {
+  const { c } = output;
   const scenarios = pickScenarios(only);
   const database = join(dir, 'runs.db');
   const store = await openStore(database);
+  const live = viewer ? await connectViewer(output, viewer) : undefined;
   try {
-    const runs = await runAll(output, scenarios, store);
+    const runs = await runAll(output, scenarios, { store, reports: join(dir, 'reports'), live });
     summarize(output, runs);
+    const written = performance.now();
+    await writeReports(runs);
+    const reportsMs = performance.now() - written;
     const stored = await store.list();
+    const self = selfCommand();
     output.out();
     output.out(
-      `${output.c.bold('Saved')}  ${plural(stored.length, 'run')}, checkpointed after every step, in ${output.c.cyan(shortPath(database))} (SQLite)`,
+      `${c.bold('Saved  ')}  ${plural(stored.length, 'run')}, checkpointed after every step, in ${c.cyan(shortPath(database))} (SQLite)`,
+    );
+    output.out(
+      `${c.bold('Reports')}  ${plural(runs.length, 'self-contained HTML page')} in ${c.cyan(shortPath(join(dir, 'reports')))} (${formatMs(reportsMs)}): open ${c.cyan(shortPath(runs[0]?.report ?? dir))} in a browser`,
+    );
+    output.out(`${c.bold('Runs   ')}  ${c.cyan(`${self} runs list --db ${shortPath(database)}`)}`);
+    output.out(
+      `${c.bold('Viewer ')}  ${c.cyan(`${self} view`)}, then ${c.cyan(`${self} demo --viewer`)} to watch the loops live`,
     );
     const failed = runs
       .filter((run) => run.outcome.status !== run.scenario.expected)
@@ -56,6 +81,7 @@ export async function runDemo(
       );
     return { runs, failed };
   } finally {
+    await live?.close();
     await store.close?.();
   }
 }
@@ -70,10 +96,17 @@ function pickScenarios(only: readonly string[] | undefined): DemoScenario[] {
   return all.filter((s) => !only?.length || only.includes(s.name));
 }
 
+interface RunPlaces {
+  store: CheckpointStore;
+  /** The folder the HTML reports are written to. */
+  reports: string;
+  live: ViewerConnection | undefined;
+}
+
 async function runAll(
   output: CliOutput,
   scenarios: readonly DemoScenario[],
-  store: CheckpointStore,
+  { store, reports, live }: RunPlaces,
 ): Promise<DemoRun[]> {
   const { c } = output;
   const runs: DemoRun[] = [];
@@ -84,20 +117,51 @@ async function runAll(
     const started = performance.now();
     const runId = scenario.name;
     await store.delete(runId);
+    const printer = progressPrinter(output);
     const result = await runLoop(scenario.config, scenario.input, {
       store,
       runId,
-      inspect: progressPrinter(output),
+      inspect: (event: InspectionEvent) => {
+        printer(event);
+        live?.inspect.next?.(event);
+      },
     });
     if (isPausedRun(result)) throw new DemoError(`${runId} paused unexpectedly in ${result.state}`);
-    const run = { scenario, outcome: result, durationMs: performance.now() - started };
-    runs.push(run);
+    const durationMs = performance.now() - started;
+    runs.push({ scenario, outcome: result, durationMs, report: join(reports, `${runId}.html`) });
     output.out();
     for (const line of outcomeSummary(result, c)) output.out(line);
     output.out();
     for (const line of traceTable(result.trace, c)) output.out(`  ${line}`);
   }
   return runs;
+}
+
+/** Writes each run's static report: the chart, the loop badge, the trace and the error. */
+async function writeReports(runs: readonly DemoRun[]): Promise<void> {
+  const { writeRunReport } = await import('../../viewer/index.js');
+  for (const { scenario, outcome, report } of runs) {
+    await writeRunReport({
+      machine: createLoopMachine(scenario.config),
+      outcome,
+      title: `${scenario.title}: ${outcome.status}`,
+      file: report,
+    });
+  }
+}
+
+/** Connects to a running viewer; an unreachable one is reported once and the demo goes on. */
+async function connectViewer(output: CliOutput, url: string): Promise<ViewerConnection> {
+  const { connectToViewer } = await import('../../viewer/index.js');
+  const connection = connectToViewer(url, {
+    onError: (error) =>
+      output.err(
+        `demo: the viewer at ${url} is not reachable (${error.message}); start it with loopchart view`,
+      ),
+  });
+  if (await connection.ready)
+    output.out(output.c.dim(`showing the runs live in the viewer at ${url}`));
+  return connection;
 }
 
 function summarize(output: CliOutput, runs: readonly DemoRun[]): void {
@@ -133,4 +197,12 @@ async function openStore(file: string): Promise<CheckpointStore> {
 function shortPath(path: string): string {
   const rel = relative(process.cwd(), path);
   return rel.startsWith('..') ? path : rel;
+}
+
+/** How the user ran this CLI: `node dist/cli/main.js` from a checkout, else `npx loopchart`. */
+function selfCommand(): string {
+  const script = process.argv[1];
+  if (!script) return 'npx loopchart';
+  const rel = relative(process.cwd(), script);
+  return rel.startsWith('..') || rel.includes('node_modules') ? 'npx loopchart' : `node ${rel}`;
 }
