@@ -32,6 +32,16 @@ export function register(program: Command): void {
       process.once('SIGTERM', onSignal);
       try {
         await serveViewer({ port, host: flags.host }, cliOutput(command), stop.signal);
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (code !== 'EADDRINUSE' && code !== 'EADDRNOTAVAIL' && code !== 'EACCES') throw error;
+        command.error(
+          `view: cannot listen on ${flags.host}:${port} (${String(code)}); try --port 0`,
+          {
+            exitCode: 1,
+            code: 'loopchart.view.listen',
+          },
+        );
       } finally {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);

@@ -19,8 +19,9 @@ aside h2 { font-size: 13px; text-transform: uppercase; color: var(--muted); marg
 #runs button { display: grid; grid-template-columns: 1fr auto; gap: 2px 8px; width: 100%; text-align: left;
   border: 1px solid transparent; background: none; padding: 6px 8px; border-radius: 6px; cursor: pointer; font: inherit; }
 #runs button[aria-current='true'] { background: #eef2ff; border-color: #c5d0fa; }
-#runs .state { grid-column: 1; font-size: 12px; color: var(--muted); }
-.mini-badge { grid-row: 1 / span 2; align-self: center; font: 12px ui-monospace, monospace; padding: 1px 7px;
+#runs .label { grid-column: 1; grid-row: 1; }
+#runs .state { grid-column: 1; grid-row: 2; font-size: 12px; color: var(--muted); }
+.mini-badge { grid-column: 2; grid-row: 1 / span 2; align-self: center; justify-self: end; font: 12px ui-monospace, monospace; padding: 1px 7px;
   border-radius: 9px; background: var(--accent); color: #fff; }
 .mini-badge.at-cap { background: var(--cap); }
 #run { padding: 12px 16px; min-width: 0; }
