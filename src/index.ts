@@ -23,6 +23,10 @@ export type {
   StepContext,
 } from './config.js';
 export { resolveConfig } from './config.js';
+export type { MachineJson, MachineJsonEdge } from './diagram/toMachineJson.js';
+export { toMachineJson } from './diagram/toMachineJson.js';
+export type { MermaidOptions } from './diagram/toMermaid.js';
+export { toMermaid } from './diagram/toMermaid.js';
 export type {
   FailureClassification,
   FailureClassifier,
@@ -42,10 +46,6 @@ export {
   transientFailure,
   uncertainSideEffect,
 } from './failures.js';
-export type { MachineJson, MachineJsonEdge } from './diagram/toMachineJson.js';
-export { toMachineJson } from './diagram/toMachineJson.js';
-export type { MermaidOptions } from './diagram/toMermaid.js';
-export { toMermaid } from './diagram/toMermaid.js';
 export type { Route, RouteArgs } from './guards/routeAfterValidation.js';
 export { routeAfterValidation } from './guards/routeAfterValidation.js';
 export { fingerprint, reproducibilityKey } from './hashing.js';
