@@ -28,24 +28,18 @@ const countAttempt = () => {
 const hangWhileRunning = () => (MODE === 'run' ? new Promise(() => {}) : Promise.resolve());
 const valid = () => ({ valid: true });
 
+const inflight = {
+  attempt: async () => {
+    countAttempt();
+    await hangWhileRunning();
+    return 'draft';
+  },
+  validate: valid,
+};
+
 const scenarios = {
-  inflight: {
-    attempt: async () => {
-      countAttempt();
-      await hangWhileRunning();
-      return 'draft';
-    },
-    validate: valid,
-  },
-  'inflight-idempotent': {
-    idempotent: { attempt: true },
-    attempt: async () => {
-      countAttempt();
-      await hangWhileRunning();
-      return 'draft';
-    },
-    validate: valid,
-  },
+  inflight,
+  'inflight-idempotent': { ...inflight, idempotent: { attempt: true } },
   'retry-delay': {
     attempt: () => {
       if (countAttempt() === 1) {
