@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clarificationRequest, runLoop } from 'loopchart';
+import { clarificationRequest, runLoop, runPipeline } from 'loopchart';
 import { SqliteCheckpointStore } from 'loopchart/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../src/cli/captureIo.js';
@@ -37,6 +37,12 @@ beforeAll(async () => {
     'memo',
     { store, runId: 'asking' },
   );
+  const stage = (id: string) => ({ id, loop: { attempt: () => id, validate: () => valid } });
+  await runPipeline(
+    { id: 'report', stages: [stage('a'), { ...stage('b'), dependsOn: ['a'], checkpoint: true }] },
+    'Q3',
+    { store, runId: 'pipe' },
+  );
   const row = await store.load('finished');
   if (row) await store.save({ ...row, runId: 'broken', seq: 1, data: row.data.slice(0, 40) });
   store.close();
@@ -53,10 +59,12 @@ describe('loopchart runs', () => {
       expect.arrayContaining([
         ['finished', 'done', 'proceed'],
         ['asking', 'paused', 'awaitingClarification'],
+        ['pipe', 'paused', expect.any(String)],
       ]),
     );
     const paused = await cli('runs', 'list', '--db', db, '--status', 'paused', '--json');
-    expect(JSON.parse(paused.stdout).map((r: { runId: string }) => r.runId)).toEqual(['asking']);
+    const ids = JSON.parse(paused.stdout).map((r: { runId: string }) => r.runId);
+    expect(ids.sort()).toEqual(['asking', 'pipe']);
   });
 
   it('shows a finished run with its outcome and trace', async () => {
@@ -74,6 +82,14 @@ describe('loopchart runs', () => {
     expect(stdout).toMatch(/waits for an answer to: "Which year\?\\u001b\[31m"/);
     expect(stdout).toMatch(/options: "2025"/);
     expect(stdout).not.toContain('\u001b');
+  });
+
+  it('shows a pipeline run saved to the same store by its stages', async () => {
+    const { code, stdout } = await cli('runs', 'show', 'pipe', '--db', db);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^pipeline run pipe: paused in /);
+    expect(stdout).toMatch(/waits for a person \(checkpoint\)/);
+    expect(stdout).toMatch(/layer 1 {2}a +succeeded, loop proceed \(1 attempt\(s\)\)/);
   });
 
   it('fails clearly on an unknown run, a corrupt row and a missing database', async () => {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import {
   type Checkpoint,
+  type CheckpointRecord,
   type CheckpointStore,
   decodeCheckpoint,
   isCheckpointError,
@@ -10,6 +11,7 @@ import {
   type RunSummary,
   type TraceEntry,
 } from '../../index.js';
+import { PIPELINE_RECORD_FORMAT, type PipelineRecord } from '../../pipeline/pipelineRecord.js';
 import { type CliOutput, cliOutput } from '../cliOutput.js';
 import { formatMs, oneLine } from '../format.js';
 
@@ -51,6 +53,12 @@ export function register(program: Command): void {
       const out = cliOutput(command);
       const record = await withStore(command, options.db, (store) => store.load(runId));
       if (!record) fail(command, `runs: no run '${safe(runId)}' in ${options.db}`);
+      const pipeline = pipelineRecord(record.data);
+      if (pipeline) {
+        if (options.json) out.out(JSON.stringify(pipeline, null, 2));
+        else printPipeline(out, record, pipeline);
+        return;
+      }
       let checkpoint: Checkpoint;
       try {
         checkpoint = decodeCheckpoint(record);
@@ -161,6 +169,31 @@ function printTrace(out: CliOutput, trace: readonly TraceEntry[]) {
     const why = entry.rationale ? `  ${safe(oneLine(entry.rationale, 160))}` : '';
     out.out(
       `  ${String(entry.seq).padStart(3)}  ${safe(what).padEnd(24)} attempt ${entry.attempt}, retry ${entry.retryCount}, ${formatMs(entry.durationMs)}${failure}${out.c.dim(why)}`,
+    );
+  }
+}
+
+/** A pipeline's record (runPipeline saves to the same stores), or undefined for anything else. */
+function pipelineRecord(data: string): PipelineRecord | undefined {
+  try {
+    const value = JSON.parse(data) as Partial<PipelineRecord> | null;
+    return value?.format === PIPELINE_RECORD_FORMAT ? (value as PipelineRecord) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function printPipeline(out: CliOutput, row: CheckpointRecord, record: PipelineRecord) {
+  out.out(
+    `${out.c.bold(`pipeline run ${safe(row.runId)}`)}: ${record.status} in ${safe(record.state)}`,
+  );
+  out.out(out.c.dim(`pipeline ${safe(row.machineId)}, checkpoint #${row.seq}`));
+  const { pause, stages } = record.context ?? {};
+  if (pause) out.out(`waits for a person (${pause.reason}): ${safe(oneLine(pause.message, 300))}`);
+  for (const [id, stage] of Object.entries(stages ?? {})) {
+    const loop = stage.loopStatus ? `, loop ${stage.loopStatus}` : '';
+    out.out(
+      `  layer ${stage.layer}  ${safe(id).padEnd(20)} ${stage.status}${loop} (${stage.attempts} attempt(s))`,
     );
   }
 }
