@@ -159,23 +159,22 @@ describe('the packed tarball, installed in a fresh project', () => {
       stored: 'proceed',
       runs: ['r1'],
     });
-  });
+  }, 60_000);
 
-  it('installs the loopchart bin: --help, benchmark and the demo work from the package', async () => {
+  it('installs the loopchart bin: --help and the demo (SQLite, reports) work from the package', async () => {
     const loopchart = join(consumer, 'node_modules', '.bin', 'loopchart');
     const help = await sh(loopchart, ['--help'], consumer);
     expect(help.stdout).toMatch(/^Usage: loopchart/);
-    const benchmark = await sh(loopchart, ['benchmark'], consumer);
-    expect(benchmark.stdout).toMatch(/all \d+ checks passed/);
     const demo = await sh(loopchart, ['demo', '--dir', join(work, 'demo')], consumer);
-    expect(demo.stdout).toMatch(/^Saved {2}5 runs/m);
+    expect(demo.stdout).toMatch(/^Saved +5 runs/m);
     expect(existsSync(join(work, 'demo', 'runs.db'))).toBe(true);
-  });
+    expect(existsSync(join(work, 'demo', 'reports', 'structured-output.html'))).toBe(true);
+  }, 120_000);
 
   it('passes publint with no errors, warnings or suggestions', async () => {
     const { stdout } = await sh(bin('publint'), ['run', tarball, '--strict'], work);
     expect(stdout).toMatch(/^All good!$/m);
-  });
+  }, 60_000);
 
   it('passes attw (are the types wrong) for an ESM-only package', async () => {
     // attw exits non-zero on any problem its esm-only profile does not ignore (node10, require()).
@@ -187,5 +186,5 @@ describe('the packed tarball, installed in a fresh project', () => {
     const rows = stdout.split('\n').filter((line) => /^(node16 \(from ESM\)|bundler):/.test(line));
     expect(rows.length).toBe(2 * subpaths.length + 2);
     for (const row of rows) expect(row).toMatch(/: (OK|\(JSON\))/);
-  });
+  }, 60_000);
 });

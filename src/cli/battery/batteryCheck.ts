@@ -33,9 +33,9 @@ export function expectThat(condition: boolean, message: string): void {
   if (!condition) throw new CheckFailed(message);
 }
 
-const RUN_TIMEOUT_MS = 5000;
+const RUN_TIMEOUT_MS = 20_000;
 
-/** Runs a config through `build`; a run that does not finish in 5 s is aborted and fails the check. */
+/** Runs a config through `build`; a run that does not finish in 20 s is aborted and fails the check. */
 export async function runChecked<C>(
   build: BuildMachine,
   config: LoopConfig<unknown, C>,

@@ -103,7 +103,7 @@ async function expectWaitingForHuman(actor: { getSnapshot(): { hasTag(tag: strin
     actor as never,
     (s: { hasTag(tag: string): boolean }) => s.hasTag('waitsForHuman'),
     {
-      timeout: 2000,
+      timeout: 20_000,
     },
   ).catch(() => {
     throw new CheckFailed('the loop never paused for a person');
@@ -158,7 +158,7 @@ async function clarificationGate(build: BuildMachine): Promise<string> {
   return 'asked “Which quarter?”, waited, continued with the answer';
 }
 
-function withTimeout<T>(promise: Promise<T>, ms = 5000): Promise<T> {
+function withTimeout<T>(promise: Promise<T>, ms = 20_000): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new CheckFailed(`the run did not finish within ${ms} ms`)), ms);
