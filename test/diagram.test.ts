@@ -8,6 +8,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { createMachine } from 'xstate';
 import { findBackEdges } from '../src/diagram/findBackEdges.js';
+import { oddKeysMachine } from './browser/support/oddKeysMachine.js';
 
 const steps: LoopConfig<string, string> = { attempt: () => 'x', validate: () => ({ valid: true }) };
 
@@ -172,21 +173,13 @@ describe('toMermaid', () => {
   });
 
   it('gives odd, repeated or reserved state keys safe unique ids and keeps labels parseable', () => {
-    const machine = createMachine({
-      id: 'odd',
-      initial: 'first step',
-      on: { 'reset: all; now #1': '.end' },
-      states: {
-        'first step': { on: { 'go "quoted" {x}': 'end' } },
-        end: { initial: 'end', states: { end: { type: 'final' } } },
-      },
-    });
+    const machine = oddKeysMachine();
     const text = toMermaid(machine, { direction: 'LR' });
     expect(text).toContain('  direction LR');
     expect(text).toContain('state "first step" as s_first_step');
     expect(text).toContain('state "end" as s_end {');
     expect(text).toContain('state "end" as s_end_end');
-    expect(text).toContain("s_first_step --> s_end : go 'quoted' (x)");
+    expect(text).toContain("s_first_step --> s_end : go 'quoted' (x) ‹b›");
     expect(text).toContain('any_state --> s_end : reset, all, now no.1');
     expect(text).toContain('class s_end_end finalState');
   });

@@ -44,8 +44,13 @@ describe("@statelyai/inspect's WebSocket inspector on a loop (SPEC §9)", () => 
 
     const rootSnapshots = () =>
       received.filter((e) => e.type === '@xstate.snapshot' && e.sessionId === e.rootId);
-    await vi.waitFor(() =>
-      expect(rootSnapshots().at(-1)?.snapshot).toMatchObject({ value: 'proceed', status: 'done' }),
+    await vi.waitFor(
+      () =>
+        expect(rootSnapshots().at(-1)?.snapshot).toMatchObject({
+          value: 'proceed',
+          status: 'done',
+        }),
+      { timeout: 15_000, interval: 20 },
     );
 
     const root = received.find((e) => e.type === '@xstate.actor' && e.parentId === undefined);

@@ -10,7 +10,7 @@ describe('loopchart view', () => {
     const exit = runCli(['view', '--port', '0'], capture.io);
     await vi.waitFor(
       () => expect(capture.stdout()).toMatch(/loopchart viewer: http:\/\/127\.0\.0\.1:\d+\//),
-      { timeout: 5000 },
+      { timeout: 15_000 },
     );
     const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(capture.stdout())?.[0] as string;
     expect(capture.stdout()).toContain(`loops report to ws://${new URL(url).host}/`);

@@ -13,7 +13,7 @@ import {
   settledHandles,
 } from './browser/support/viewerTestKit.js';
 
-/** The first chart loads ELK (1.6 MB) and warms it up: allow for it on a slow machine. */
+/** The first chart loads ELK (1.6 MB) and warms it up; a busy machine is slow: wait long enough. */
 const LAYOUT_WAIT = { timeout: 15_000, interval: 50 };
 
 let viewer: RunViewer;
@@ -120,7 +120,7 @@ describe('the run viewer server', () => {
     await vi.waitFor(async () => {
       const ids = (await runs()).map((run) => run.id);
       expect(ids.filter((id) => id.includes('/g:'))).toHaveLength(5);
-    });
+    }, LAYOUT_WAIT);
     await vi.waitFor(async () => {
       const bad = (await runs()).filter((run) => /\/g:[0-3]$/.test(run.id));
       expect(bad.map((run) => Boolean(run.chartError))).toEqual([true, true, true, true]);
@@ -157,8 +157,10 @@ describe('the run viewer server', () => {
     const bounded = await startViewer({ port: 0, maxEventsPerRun: 10, maxRuns: 2 });
     try {
       for (let i = 0; i < 3; i += 1) await runReported(bounded.inspectUrl, exhaustingLoop(3), 'q');
-      await vi.waitFor(async () =>
-        expect((await runs(bounded)).map((run) => run.label)).toEqual(['loop #2', 'loop #3']),
+      await vi.waitFor(
+        async () =>
+          expect((await runs(bounded)).map((run) => run.label)).toEqual(['loop #2', 'loop #3']),
+        LAYOUT_WAIT,
       );
       const run = (await runs(bounded))[1] as RunView;
       const detail = await (
@@ -240,8 +242,9 @@ describe('connectToViewer', () => {
       expect(keepingAlive()).toBe(0); // connected, and no longer holding the process
       await runLoop(exhaustingLoop(1), 'q', { inspect: connection.inspect });
       await connection.close();
-      await vi.waitFor(() =>
-        expect(fresh.runs()).toMatchObject([{ status: 'done', retryCount: 1 }]),
+      await vi.waitFor(
+        () => expect(fresh.runs()).toMatchObject([{ status: 'done', retryCount: 1 }]),
+        LAYOUT_WAIT,
       );
     } finally {
       await fresh.close();

@@ -1,11 +1,14 @@
 import { join } from 'node:path';
 import { createLoopMachine, toMermaid } from 'loopchart';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMachine } from 'xstate';
 import { launchChromium } from './support/browser.js';
+import { oddKeysMachine } from './support/oddKeysMachine.js';
 
 const MERMAID = join(process.cwd(), 'node_modules', 'mermaid', 'dist', 'mermaid.min.js');
 const steps = { attempt: () => 'x', validate: () => ({ valid: true as const }) };
+
+/** Starting Chromium (and loading Mermaid) can take a while on a busy machine. */
+const HOOK_TIMEOUT = 60_000;
 
 let browser: Awaited<ReturnType<typeof launchChromium>>;
 let tab: Awaited<ReturnType<typeof browser.page>>;
@@ -14,8 +17,8 @@ beforeAll(async () => {
   tab = await browser.page(); // one page, Mermaid (3 MB) loaded once
   await tab.page.setContent('<!doctype html><html><body><div id="out"></div></body></html>');
   await tab.page.addScriptTag({ path: MERMAID });
-});
-afterAll(() => browser?.close());
+}, HOOK_TIMEOUT);
+afterAll(() => browser?.close(), HOOK_TIMEOUT);
 
 /** Parses and renders `text` with Mermaid's own browser bundle; returns what the SVG shows. */
 async function render(text: string, name: string) {
@@ -91,15 +94,7 @@ describe("toMermaid output in Mermaid 11's own parser and renderer (headless Chr
     expect(first.states).toEqual(
       expect.arrayContaining(['fallingBack', 'awaitingReview', 'budget_stop']),
     );
-    const odd = createMachine({
-      id: 'odd',
-      initial: 'first step',
-      on: { 'reset: all; now #1': '.end' },
-      states: {
-        'first step': { on: { 'go "quoted" {x} <b>': 'end' } },
-        end: { initial: 'end', states: { end: { type: 'final' } } },
-      },
-    });
+    const odd = oddKeysMachine();
     const second = await render(toMermaid(odd), 'mermaid-odd-keys');
     expect(second.states).toEqual(expect.arrayContaining(['first step', 'any state']));
     expect(second.labels).toContain("go 'quoted' (x) ‹b›");

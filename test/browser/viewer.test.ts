@@ -14,14 +14,17 @@ const XSS = '<img src=x onerror=alert(1)>';
 const poll = { timeout: 15_000, interval: 50 }; // the first chart loads ELK on the server
 
 let viewer: RunViewer;
+/** Starting Chromium can take a while on a busy machine. */
+const HOOK_TIMEOUT = 60_000;
+
 let browser: Awaited<ReturnType<typeof launchChromium>>;
 beforeAll(async () => {
   [viewer, browser] = await Promise.all([startViewer({ port: 0 }), launchChromium()]);
-});
+}, HOOK_TIMEOUT);
 afterAll(async () => {
   await browser?.close();
   await viewer?.close();
-});
+}, HOOK_TIMEOUT);
 
 const badge = (page: Page) => page.locator('[data-testid=loop-badge]');
 const badgeText = (page: Page) =>
