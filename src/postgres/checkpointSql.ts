@@ -43,8 +43,10 @@ export function checkpointSql(t: Tables) {
 
 /**
  * Wraps a checkpoint write so that it happens only while the lease with token $8 holds, and, in
- * the same statement, settles the queue entry when the checkpoint is final or paused. The lease
- * row is locked, so a concurrent claim (which skips locked rows) cannot slip in between.
+ * the same statement, marks the queue entry done when the checkpoint is final: a run ends once,
+ * with no window in which a finished run could be claimed again. (A paused save does not release
+ * the lease: a resumed run re-saves its pause before it takes the answer; the worker releases it.)
+ * The lease row is locked, so a concurrent claim (which skips locked rows) cannot slip in between.
  */
 function fenced(t: Tables, write: string): string {
   return `WITH lease AS (
@@ -53,11 +55,9 @@ function fenced(t: Tables, write: string): string {
         AND ready_at > clock_timestamp()
       FOR UPDATE
     ), saved AS (${write}), settled AS (
-      UPDATE ${t.queue} SET state = CASE WHEN $3::text = 'done' THEN 'done' ELSE 'paused' END,
-        ready_at = NULL, event = NULL, event_seq = NULL,
-        claims = CASE WHEN $3::text = 'paused' THEN 0 ELSE claims END,
-        outcome = CASE WHEN $3::text = 'done' THEN $4::text END, updated_at = clock_timestamp()
-      WHERE run_id = $1 AND $3::text <> 'running' AND EXISTS (SELECT 1 FROM saved)
+      UPDATE ${t.queue} SET state = 'done', ready_at = NULL, event = NULL, event_seq = NULL,
+        outcome = $4::text, updated_at = clock_timestamp()
+      WHERE run_id = $1 AND $3::text = 'done' AND EXISTS (SELECT 1 FROM saved)
     )
     SELECT EXISTS (SELECT 1 FROM saved) AS saved, EXISTS (SELECT 1 FROM lease) AS leased`;
 }

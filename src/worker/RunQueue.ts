@@ -107,7 +107,7 @@ export interface RunQueue extends CheckpointStore {
   renew(leases: readonly Lease[], leaseMs: number): Promise<Renewal>;
   /**
    * The store as the lease holder sees it: a save succeeds only while `lease` holds (else it
-   * rejects with `CheckpointError` `conflict`), and a final or paused save settles the entry.
+   * rejects with `CheckpointError` `conflict`), and a final save marks the entry done with it.
    */
   fenced(lease: Lease): CheckpointStore;
   /** Lets go of a run while the lease still holds (a no-op once it does not). */

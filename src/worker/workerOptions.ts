@@ -50,7 +50,9 @@ export function resolveWorkerOptions(options: WorkerOptions): ResolvedWorkerOpti
       resolveConfig(loops[name] as LoopConfig);
     } catch (error) {
       if (!isLoopConfigError(error)) throw error;
-      problems.push(`  - loops.${name}: ${error.message.replace(/\n\s*/g, ' ')}`);
+      for (const line of error.message.split('\n').slice(1)) {
+        problems.push(`  - loops.${name}.${line.trim().replace(/^- /, '')}`);
+      }
     }
   }
   const integer = (field: keyof WorkerOptions, min: number, max: number, fallback: number) => {
