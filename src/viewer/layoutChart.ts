@@ -31,7 +31,23 @@ function elk(): Promise<ElkLayout> {
  * an `any state` box; each compound state gets an initial dot.
  * @example const layout = await layoutChart(toMachineJson(machine));
  */
-export async function layoutChart(graph: MachineJson): Promise<ChartLayout> {
+export function layoutChart(graph: MachineJson): Promise<ChartLayout> {
+  const key = JSON.stringify(graph);
+  let layout = layouts.get(key);
+  if (!layout) {
+    if (layouts.size >= MAX_CACHED_LAYOUTS) layouts.delete(layouts.keys().next().value as string);
+    layout = computeLayout(graph);
+    layouts.set(key, layout);
+    layout.catch(() => layouts.delete(key));
+  }
+  return layout;
+}
+
+/** Layouts of the machines seen last (reports of one config, runs of one machine reuse them). */
+const layouts = new Map<string, Promise<ChartLayout>>();
+const MAX_CACHED_LAYOUTS = 32;
+
+async function computeLayout(graph: MachineJson): Promise<ChartLayout> {
   const root = graph.nodes.find((node) => node.parent === undefined);
   if (!root) throw new Error('the machine graph has no root state');
   if (graph.nodes.length > MAX_CHART_STATES) {
