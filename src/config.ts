@@ -143,6 +143,14 @@ export interface LoopSettings {
 
 export const DEFAULT_MAX_RETRIES = 3;
 
+/** A validator checks and does not act, so it is re-runnable unless the config says otherwise. */
+const IDEMPOTENT_BY_DEFAULT: Record<StepName, boolean> = {
+  attempt: false,
+  validate: true,
+  refine: false,
+  fallback: false,
+};
+
 /** Validates a config (throws `LoopConfigError` naming the field) and resolves its defaults. */
 export function resolveConfig<I, C>(config: LoopConfig<I, C>): LoopSettings {
   const parsed = loopConfigSchema.safeParse(config, { reportInput: true });
@@ -151,9 +159,11 @@ export function resolveConfig<I, C>(config: LoopConfig<I, C>): LoopSettings {
   }
   const options = parsed.data;
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-  const idempotent = options.idempotent ?? false;
+  const idempotent = options.idempotent ?? {};
   const perStep = (step: StepName) =>
-    typeof idempotent === 'boolean' ? idempotent : (idempotent[step] ?? false);
+    typeof idempotent === 'boolean'
+      ? idempotent
+      : (idempotent[step] ?? IDEMPOTENT_BY_DEFAULT[step]);
   const stall: { after?: number; on?: 'candidate-and-verdict' | 'verdict' } | false =
     options.stall ?? {};
   const review = options.review || {};

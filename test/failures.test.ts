@@ -229,6 +229,19 @@ describe('failures of validate, refine and fallback', () => {
     expect(outcome).toMatchObject({ status: 'proceed', attempts: 1 });
   });
 
+  it('a validator is idempotent by default: an unknown-effect transient failure is retried once', async () => {
+    const failing = () =>
+      counted((n) => (n === 1 ? Promise.reject(transientFailure('judge timed out')) : valid));
+    const byDefault = failing();
+    expect((await run({ validate: byDefault })).status).toBe('proceed');
+    expect(byDefault.calls).toBe(2);
+    const declared = failing();
+    expect((await run({ validate: declared, idempotent: { validate: false } })).status).toBe(
+      'unknown_outcome',
+    );
+    expect(declared.calls).toBe(1);
+  });
+
   it('an infrastructure failure of the validator never becomes refine feedback', async () => {
     const attempt = counted((_n, ctx: StepContext<string>) => String(ctx.feedback));
     const validate = () => Promise.reject(new Error('rate limit exceeded'));
