@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type CheckpointRecord, isCheckpointError, type Lease, runLoop } from 'loopchart';
-import { PostgresCheckpointStore } from 'loopchart/postgres';
+import { PostgresCheckpointStore, type PostgresStoreOptions } from 'loopchart/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { valid } from './support/scriptedSteps.js';
 import { dropSchema, PG_URL, postgresReachable, schemaName } from './workers/postgresServer.js';
@@ -12,7 +12,7 @@ import { dropSchema, PG_URL, postgresReachable, schemaName } from './workers/pos
 const reachable = await postgresReachable();
 const schema = schemaName('store');
 const stores: PostgresCheckpointStore[] = [];
-const open = (options: { schema?: string; tablePrefix?: string } = {}) => {
+const open = (options: PostgresStoreOptions = {}) => {
   const store = new PostgresCheckpointStore({ connectionString: PG_URL, schema, ...options });
   stores.push(store);
   return store;
@@ -93,6 +93,7 @@ describe.skipIf(!reachable)('PostgresCheckpointStore', () => {
           schema: 'Robert"; DROP TABLE x',
           tablePrefix: '1-bad',
           maxConnections: 0,
+          synchronousCommit: 'sometimes' as never,
           pool: store.pool,
           connectionString: PG_URL,
         });
@@ -101,8 +102,20 @@ describe.skipIf(!reachable)('PostgresCheckpointStore', () => {
           - schema: must be a lower-case identifier (a-z, 0-9, _), 1 to 63 characters
           - tablePrefix: must be lower-case (a-z, 0-9, _), at most 40 characters
           - maxConnections: must be an integer from 1 to 1000
+          - synchronousCommit: must be 'on' or 'off'
           - pool: pass either pool or connectionString, not both]
       `);
+    });
+
+    it("turns synchronous commit off on its own pool's connections when asked", async () => {
+      const relaxed = open({ synchronousCommit: 'off' });
+      const setting = async (s: PostgresCheckpointStore) =>
+        (await s.pool.query('SHOW synchronous_commit')).rows[0]?.synchronous_commit;
+      expect(await setting(relaxed)).toBe('off');
+      expect(await setting(store)).toBe('on');
+      const borrowed = () =>
+        new PostgresCheckpointStore({ pool: store.pool, synchronousCommit: 'off' });
+      expect(borrowed).toThrow(/synchronousCommit: set it on the pool you pass/);
     });
 
     it('uses a pool it was given and leaves it open on close()', async () => {

@@ -93,6 +93,7 @@ describe.skipIf(!reachable)('createWorker on Postgres', () => {
     );
     const { settled } = start({ loops: loops as never, concurrency: 3 });
     for (const runId of runIds) await waitFor(done(runId), runId);
+    await waitFor(async () => settled.length === runIds.length, 'the reports');
     for (const [n, runId] of runIds.entries()) {
       const entry = await store.entry(runId);
       expect(entry?.outcome).toBe(n % 3 ? 'proceed' : 'iteration_exhausted');
@@ -130,7 +131,8 @@ describe.skipIf(!reachable)('createWorker on Postgres', () => {
         loops: { [loop]: { ...stuck, attempt } } as never,
         leaseMs: 400,
       });
-      const entry = await waitFor(done(runId), 'the resumed run');
+      await waitFor(async () => settled.length > 0, 'the resumed run'); // it reports after its save
+      const entry = await store.entry(runId);
       // Claimed (by the server's clock) only once the dead worker's lease had run out.
       const claimed = settled[0]?.run.lease.expiresAt ?? 0;
       expect(claimed - 400).toBeGreaterThanOrEqual(dead?.lease.expiresAt ?? Infinity);
@@ -306,6 +308,7 @@ describe.skipIf(!reachable)('createWorker on Postgres', () => {
       state: 'failed',
       error: 'claimed 2 times without reaching a pause or an end (maxClaims 1)',
     });
+    await waitFor(async () => errors.length > 0, 'the report');
     expect(errors).toHaveLength(1);
   });
 

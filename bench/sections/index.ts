@@ -3,3 +3,4 @@
 
 export { section as checkpoints } from './checkpoints.js';
 export { section as loops } from './loops.js';
+export { section as workers } from './workers.js';

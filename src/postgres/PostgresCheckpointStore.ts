@@ -28,8 +28,15 @@ import {
   sendEvent,
   toEntry,
 } from './postgresQueue.js';
-import { type PostgresStoreOptions, schemaSql, type Tables, tablesOf } from './postgresTables.js';
+import {
+  missingTables,
+  type PostgresStoreOptions,
+  schemaSql,
+  type Tables,
+  tablesOf,
+} from './postgresTables.js';
 import { queueSql } from './queueSql.js';
+import { statementName } from './statementName.js';
 
 interface Row {
   run_id: string;
@@ -70,6 +77,7 @@ export class PostgresCheckpointStore implements RunQueue {
           ? {}
           : { connectionString: options.connectionString }),
         max: options.maxConnections ?? 10,
+        ...(options.synchronousCommit === 'off' ? { options: '-c synchronous_commit=off' } : {}),
       });
     // An idle connection the server dropped must not crash the process; the next query reconnects.
     if (this.#owned) this.pool.on('error', () => {});
@@ -261,25 +269,12 @@ export class PostgresCheckpointStore implements RunQueue {
 
   async #query<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, values: unknown[]) {
     try {
-      return await this.pool.query<R>(sql, values);
+      // Named, so each connection parses and plans a statement once.
+      return await this.pool.query<R>({ name: statementName(sql), text: sql, values });
     } catch (error) {
       throw missingTables(this.tables)(error);
     }
   }
-}
-
-/** Turns "relation does not exist" into a message that says to call `setup()`. */
-function missingTables(tables: Tables) {
-  return (error: unknown): never => {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (code === '42P01' || code === '3F000') {
-      throw new Error(
-        `loopchart: the tables ${tables.label} do not exist; call \`await store.setup()\` once (it is idempotent)`,
-        { cause: error },
-      );
-    }
-    throw error;
-  };
 }
 
 function leaseOf(row: QueueRow, owner: string): Lease {

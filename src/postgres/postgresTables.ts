@@ -9,6 +9,13 @@ export interface PostgresStoreOptions {
   connectionString?: string;
   /** Connections the store's own pool opens at most (default 10). */
   maxConnections?: number;
+  /**
+   * `on` (default): a save returns once the server flushed it to disk. `off` (the store's own
+   * pool only): it returns before, like SQLite's `synchronous=NORMAL` — several times the saves
+   * per second; a crash of the client loses nothing, a crash of the server may roll the last
+   * saves of each run back (consistently), so a step after them may run again.
+   */
+  synchronousCommit?: 'on' | 'off';
   /** The schema holding the tables (default `public`); `setup()` creates it. */
   schema?: string;
   /** Starts every table name (default `loopchart_`): `loopchart_checkpoints`, `loopchart_queue`. */
@@ -41,6 +48,12 @@ export function tablesOf(options: PostgresStoreOptions): Tables {
   const max = options.maxConnections;
   if (max !== undefined && !(Number.isInteger(max) && max >= 1 && max <= 1000)) {
     problems.push('  - maxConnections: must be an integer from 1 to 1000');
+  }
+  const sync = options.synchronousCommit;
+  if (sync !== undefined && sync !== 'on' && sync !== 'off') {
+    problems.push("  - synchronousCommit: must be 'on' or 'off'");
+  } else if (options.pool !== undefined && sync !== undefined) {
+    problems.push('  - synchronousCommit: set it on the pool you pass (it applies to owned pools)');
   }
   if (options.pool !== undefined && options.connectionString !== undefined) {
     problems.push('  - pool: pass either pool or connectionString, not both');
@@ -92,4 +105,18 @@ export function schemaSql(t: Tables): string {
       updated_at timestamptz NOT NULL DEFAULT clock_timestamp()
     );
     CREATE INDEX IF NOT EXISTS ${t.queueReady} ON ${t.queue} (ready_at) WHERE ready_at IS NOT NULL;`;
+}
+
+/** Turns "relation does not exist" into a message that says to call `setup()`. */
+export function missingTables(tables: Tables) {
+  return (error: unknown): never => {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === '42P01' || code === '3F000') {
+      throw new Error(
+        `loopchart: the tables ${tables.label} do not exist; call \`await store.setup()\` once (it is idempotent)`,
+        { cause: error },
+      );
+    }
+    throw error;
+  };
 }
