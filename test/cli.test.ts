@@ -58,7 +58,7 @@ describe('colour', () => {
     expect(plain.stdout).not.toMatch(ANSI);
     const coloured = await cli(['benchmark'], true);
     expect(coloured.stdout).toMatch(ANSI);
-  });
+  }, 90_000);
 });
 
 describe('loopchart benchmark', () => {
@@ -86,7 +86,7 @@ describe('loopchart benchmark', () => {
     for (const [i, name] of checks.entries())
       expect(lines[i]?.startsWith(`✓ ${name}  `)).toBe(true);
     expect(stdout).toMatch(/all 13 checks passed/);
-  });
+  }, 90_000);
 
   it.each([
     ['isFundamental', ['fundamental → terminate_with_partial']],
@@ -98,15 +98,19 @@ describe('loopchart benchmark', () => {
       ],
     ],
     ['isStalled', ['stall detected']],
-  ])('fails, naming the check, when the guard %s is broken', async (guard, mustFail) => {
-    const { code, stdout, stderr } = await cli(['benchmark', '--break-guard', guard]);
-    expect(code).toBe(1);
-    for (const name of mustFail) {
-      expect(stdout).toMatch(new RegExp(`^✗ ${escapeRegExp(name)}`, 'm'));
-      expect(stderr).toContain(name);
-    }
-    expect(stdout).toMatch(/^✓ valid → proceed/m);
-  });
+  ])(
+    'fails, naming the check, when the guard %s is broken',
+    async (guard, mustFail) => {
+      const { code, stdout, stderr } = await cli(['benchmark', '--break-guard', guard]);
+      expect(code).toBe(1);
+      for (const name of mustFail) {
+        expect(stdout).toMatch(new RegExp(`^✗ ${escapeRegExp(name)}`, 'm'));
+        expect(stderr).toContain(name);
+      }
+      expect(stdout).toMatch(/^✓ valid → proceed/m);
+    },
+    90_000,
+  );
 });
 
 function escapeRegExp(text: string): string {
