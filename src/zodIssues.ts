@@ -15,7 +15,9 @@ export function configErrorFrom(
     const field = issue.path.length > 0 ? issue.path.join('.') : '(root)';
     if (issue.code === 'unrecognized_keys') {
       const prefix = issue.path.length > 0 ? `${field}.` : '';
-      return issue.keys.map((key) => `  - ${prefix}${key}: is not an option${suggest(key, knownKeys)}`);
+      return issue.keys.map(
+        (key) => `  - ${prefix}${key}: is not an option${suggest(key, knownKeys)}`,
+      );
     }
     const received = 'input' in issue ? ` (received ${describeValue(issue.input)})` : '';
     return [`  - ${field}: ${issue.message}${received}`];

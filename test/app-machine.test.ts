@@ -66,7 +66,10 @@ describe('a loop invoked as a child of an app machine', () => {
       },
       validate: () => valid,
     });
-    const app = setup({ actors: { loop }, types: { events: {} as { type: 'cancel' } } }).createMachine({
+    const app = setup({
+      actors: { loop },
+      types: { events: {} as { type: 'cancel' } },
+    }).createMachine({
       initial: 'working',
       states: {
         working: { invoke: { src: 'loop', input: { input: 'x' } }, on: { cancel: 'cancelled' } },

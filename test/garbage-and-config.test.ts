@@ -1,4 +1,10 @@
-import { createLoopMachine, isLoopConfigError, type LoopConfig, resolveConfig, runLoop } from 'loopchart';
+import {
+  createLoopMachine,
+  isLoopConfigError,
+  type LoopConfig,
+  resolveConfig,
+  runLoop,
+} from 'loopchart';
 import { describe, expect, it } from 'vitest';
 import { counted, valid } from './support/scriptedSteps.js';
 
@@ -21,7 +27,10 @@ describe('garbage validator output ends as terminate_with_partial, never a throw
     ],
   ])('%s', async (_label, garbage) => {
     const attempt = counted(() => 'draft');
-    const outcome = await runLoop({ attempt, validate: () => garbage as never, maxRetries: 3 }, 'q');
+    const outcome = await runLoop(
+      { attempt, validate: () => garbage as never, maxRetries: 3 },
+      'q',
+    );
     expect(outcome.status).toBe('terminate_with_partial');
     expect(attempt.calls).toBe(1);
     expect(outcome.rationale).toMatch(/malformed/);
@@ -32,8 +41,19 @@ describe('garbage validator output ends as terminate_with_partial, never a throw
   });
 
   it('a spoofed severity can only choose between rows of the table', async () => {
-    const spoofed = { valid: false, error: { severity: 'correctable', message: 'ok', details: { severity: 'ignore', valid: true } }, valid2: true };
-    const outcome = await runLoop({ attempt: () => 'draft', validate: () => spoofed as never, maxRetries: 1 }, 'q');
+    const spoofed = {
+      valid: false,
+      error: {
+        severity: 'correctable',
+        message: 'ok',
+        details: { severity: 'ignore', valid: true },
+      },
+      valid2: true,
+    };
+    const outcome = await runLoop(
+      { attempt: () => 'draft', validate: () => spoofed as never, maxRetries: 1 },
+      'q',
+    );
     expect(outcome.status).toBe('iteration_exhausted');
   });
 });
@@ -71,8 +91,15 @@ describe('bad config throws LoopConfigError at creation, naming the field and th
   });
 
   it('several problems at once, and a misspelt option', () => {
-    expect(create({ attempt: 'nope', validate: steps.validate, maxAttempts: 0, stall: { after: 1 }, maxRetry: 3 }))
-      .toThrowErrorMatchingInlineSnapshot(`
+    expect(
+      create({
+        attempt: 'nope',
+        validate: steps.validate,
+        maxAttempts: 0,
+        stall: { after: 1 },
+        maxRetry: 3,
+      }),
+    ).toThrowErrorMatchingInlineSnapshot(`
         [LoopConfigError: loopchart: invalid loop config
           - maxAttempts: must be an integer from 1 to 100 (received 0)
           - stall.after: must be an integer from 2 to 50 (received 1)
@@ -83,9 +110,13 @@ describe('bad config throws LoopConfigError at creation, naming the field and th
 
   it('runLoop rejects with the same error and never calls a step', async () => {
     const attempt = counted(() => 'x');
-    const error = await runLoop({ attempt, validate: steps.validate, maxCost: -5 }, 'q').catch((e: unknown) => e);
+    const error = await runLoop({ attempt, validate: steps.validate, maxCost: -5 }, 'q').catch(
+      (e: unknown) => e,
+    );
     expect(isLoopConfigError(error)).toBe(true);
-    expect((error as Error).message).toContain('maxCost: must be a finite number > 0 (received -5)');
+    expect((error as Error).message).toContain(
+      'maxCost: must be a finite number > 0 (received -5)',
+    );
     expect(attempt.calls).toBe(0);
   });
 

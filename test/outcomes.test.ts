@@ -14,31 +14,68 @@ import { correctable, counted, fundamental, valid } from './support/scriptedStep
 
 type Scenario = [LoopStatus, () => Promise<LoopOutcome<string>>];
 
-const draft = counted((n) => `draft ${n}`);
 const changing = () => counted((n) => correctable(`problem ${n}`));
 
-const run = (config: Omit<LoopConfig<string, string>, 'attempt'> & Partial<LoopConfig<string, string>>) =>
-  runLoop<string, string>({ attempt: counted((n) => `draft ${n}`), retryDelayMs: 0, ...config }, 'task');
+const run = (
+  config: Omit<LoopConfig<string, string>, 'attempt'> & Partial<LoopConfig<string, string>>,
+) =>
+  runLoop<string, string>(
+    { attempt: counted((n) => `draft ${n}`), retryDelayMs: 0, ...config },
+    'task',
+  );
 
 const scenarios: Scenario[] = [
   ['proceed', () => run({ validate: () => valid })],
   ['fallback', () => run({ maxRetries: 1, validate: changing(), fallback: () => 'safe answer' })],
   ['terminate_with_partial', () => run({ validate: () => fundamental('wrong plan') })],
   ['iteration_exhausted', () => run({ maxRetries: 2, validate: changing() })],
-  ['stalled', () => run({ attempt: () => 'same', maxRetries: 5, validate: () => correctable('same') })],
-  ['policy_stop', () => run({ attempt: () => Promise.reject(policyRejection('not allowed')), validate: () => valid })],
-  ['permanent_failure', () => run({ attempt: () => Promise.reject(new Error('404 no such record')), validate: () => valid })],
+  [
+    'stalled',
+    () => run({ attempt: () => 'same', maxRetries: 5, validate: () => correctable('same') }),
+  ],
+  [
+    'policy_stop',
+    () =>
+      run({ attempt: () => Promise.reject(policyRejection('not allowed')), validate: () => valid }),
+  ],
+  [
+    'permanent_failure',
+    () =>
+      run({
+        attempt: () => Promise.reject(new Error('404 no such record')),
+        validate: () => valid,
+      }),
+  ],
   [
     'retry_exhausted',
-    () => run({ attempt: () => Promise.reject(transientFailure('503', { effect: 'none' })), validate: () => valid }),
+    () =>
+      run({
+        attempt: () => Promise.reject(transientFailure('503', { effect: 'none' })),
+        validate: () => valid,
+      }),
   ],
-  ['unknown_outcome', () => run({ attempt: () => Promise.reject(transientFailure('socket hang up')), validate: () => valid })],
+  [
+    'unknown_outcome',
+    () =>
+      run({
+        attempt: () => Promise.reject(transientFailure('socket hang up')),
+        validate: () => valid,
+      }),
+  ],
   ['ceiling_stop', () => run({ maxRetries: 5, maxAttempts: 2, validate: changing() })],
   [
     'budget_stop',
-    () => run({ attempt: counted((n) => withCost(`draft ${n}`, 6)), maxCost: 10, validate: changing() }),
+    () =>
+      run({
+        attempt: counted((n) => withCost(`draft ${n}`, 6)),
+        maxCost: 10,
+        validate: changing(),
+      }),
   ],
-  ['empty', () => run({ attempt: () => emptyResult('no matching records'), validate: () => valid })],
+  [
+    'empty',
+    () => run({ attempt: () => emptyResult('no matching records'), validate: () => valid }),
+  ],
   [
     'aborted',
     () =>
@@ -74,14 +111,33 @@ describe('every terminal status is reachable through runLoop', () => {
 describe('outcome fields', () => {
   it('proceed carries the candidate and no error', async () => {
     const outcome = await run({ validate: () => valid });
-    expect(outcome).toMatchObject({ status: 'proceed', ok: true, candidate: 'draft 1', iterations: 0, attempts: 1, cost: 0 });
+    expect(outcome).toMatchObject({
+      status: 'proceed',
+      ok: true,
+      candidate: 'draft 1',
+      iterations: 0,
+      attempts: 1,
+      cost: 0,
+    });
     expect(outcome).not.toHaveProperty('error');
   });
 
   it('fallback carries its own candidate and the last loop candidate as partial', async () => {
-    const fallback = counted((_n, { partial }: { partial: string | undefined }) => `fallback after ${partial}`);
-    const outcome = await run({ maxRetries: 1, validate: changing(), fallback: (ctx) => fallback(ctx) });
-    expect(outcome).toMatchObject({ status: 'fallback', candidate: 'fallback after draft 2', partial: 'draft 2', iterations: 1, attempts: 2 });
+    const fallback = counted(
+      (_n, { partial }: { partial: string | undefined }) => `fallback after ${partial}`,
+    );
+    const outcome = await run({
+      maxRetries: 1,
+      validate: changing(),
+      fallback: (ctx) => fallback(ctx),
+    });
+    expect(outcome).toMatchObject({
+      status: 'fallback',
+      candidate: 'fallback after draft 2',
+      partial: 'draft 2',
+      iterations: 1,
+      attempts: 2,
+    });
     expect(fallback.calls).toBe(1);
   });
 
@@ -90,19 +146,38 @@ describe('outcome fields', () => {
     expect(outcome.status).toBe('terminate_with_partial');
     if (outcome.status !== 'terminate_with_partial') return;
     expect(outcome.partial).toBe('draft 1');
-    expect(outcome.error).toMatchObject({ kind: 'terminate_with_partial', state: 'routing', attempts: 1, lastOutput: 'draft 1' });
+    expect(outcome.error).toMatchObject({
+      kind: 'terminate_with_partial',
+      state: 'routing',
+      attempts: 1,
+      lastOutput: 'draft 1',
+    });
     expect(outcome.error.message).toContain('sync and event-driven at once');
   });
 
   it('iteration_exhausted names the cap and the attempts made', async () => {
     const outcome = await run({ maxRetries: 2, validate: changing() });
-    expect(outcome).toMatchObject({ status: 'iteration_exhausted', iterations: 2, attempts: 3, partial: 'draft 3' });
+    expect(outcome).toMatchObject({
+      status: 'iteration_exhausted',
+      iterations: 2,
+      attempts: 3,
+      partial: 'draft 3',
+    });
     if (outcome.ok) return;
-    expect(outcome.error).toMatchObject({ kind: 'iteration_exhausted', cap: 2, attempts: 3, state: 'routing' });
+    expect(outcome.error).toMatchObject({
+      kind: 'iteration_exhausted',
+      cap: 2,
+      attempts: 3,
+      state: 'routing',
+    });
   });
 
   it('stalled names the repeated fingerprint and the cap', async () => {
-    const outcome = await run({ attempt: () => 'same', maxRetries: 5, validate: () => correctable('same') });
+    const outcome = await run({
+      attempt: () => 'same',
+      maxRetries: 5,
+      validate: () => correctable('same'),
+    });
     expect(outcome).toMatchObject({ status: 'stalled', iterations: 2, attempts: 3 });
     if (outcome.ok) return;
     expect(outcome.error.cap).toBe(3);
@@ -120,15 +195,31 @@ describe('outcome fields', () => {
   });
 
   it('budget_stop sums reported cost and names maxCost', async () => {
-    const outcome = await run({ attempt: counted((n) => withCost(`draft ${n}`, 6)), maxCost: 10, validate: changing() });
-    expect(outcome).toMatchObject({ status: 'budget_stop', cost: 12, attempts: 2, partial: 'draft 2' });
+    const outcome = await run({
+      attempt: counted((n) => withCost(`draft ${n}`, 6)),
+      maxCost: 10,
+      validate: changing(),
+    });
+    expect(outcome).toMatchObject({
+      status: 'budget_stop',
+      cost: 12,
+      attempts: 2,
+      partial: 'draft 2',
+    });
     if (outcome.ok) return;
     expect(outcome.error.cap).toBe(10);
   });
 
   it('empty carries the reason and never a candidate', async () => {
-    const outcome = await run({ attempt: () => emptyResult('no matching records'), validate: () => valid });
-    expect(outcome).toMatchObject({ status: 'empty', ok: true, empty: { reason: 'no matching records' } });
+    const outcome = await run({
+      attempt: () => emptyResult('no matching records'),
+      validate: () => valid,
+    });
+    expect(outcome).toMatchObject({
+      status: 'empty',
+      ok: true,
+      empty: { reason: 'no matching records' },
+    });
     expect(outcome).not.toHaveProperty('candidate');
   });
 

@@ -6,7 +6,8 @@ import { hasRetriesLeft } from './budgetGuards.js';
 import { isFundamental, isValid, lacksDiagnostic } from './verdictGuards.js';
 
 const count = (max?: number) => {
-  const error = max === undefined ? 'must be an integer ≥ 0' : `must be an integer from 0 to ${max}`;
+  const error =
+    max === undefined ? 'must be an integer ≥ 0' : `must be an integer from 0 to ${max}`;
   const atLeastZero = z.number({ error }).int({ error }).min(0, { error });
   return max === undefined ? atLeastZero : atLeastZero.max(max, { error });
 };
