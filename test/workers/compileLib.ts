@@ -6,11 +6,14 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
- * Compiles the core and `loopchart/postgres` from src into a fresh folder under .build, so child
- * processes run this checkout without a prior `npm run build` (and without racing one).
- * Returns the folder and the compiled library in it.
+ * Compiles entry points of src (by default the core and `loopchart/postgres`) into a fresh folder
+ * under .build, so child processes run this checkout without a prior `npm run build` (and without
+ * racing one). Returns the folder and the compiled library in it.
  */
-export function compileLib(label: string): { base: string; lib: string } {
+export function compileLib(
+  label: string,
+  entries: readonly string[] = ['index.ts', 'postgres/index.ts'],
+): { base: string; lib: string } {
   mkdirSync(join(root, '.build'), { recursive: true });
   const base = mkdtempSync(join(root, '.build', `${label}-`));
   const lib = join(base, 'lib');
@@ -20,7 +23,7 @@ export function compileLib(label: string): { base: string; lib: string } {
     JSON.stringify({
       extends: join(root, 'tsconfig.base.json'),
       compilerOptions: { rootDir: join(root, 'src'), outDir: lib, sourceMap: false },
-      files: [join(root, 'src/index.ts'), join(root, 'src/postgres/index.ts')],
+      files: entries.map((entry) => join(root, 'src', entry)),
     }),
   );
   try {
@@ -28,8 +31,9 @@ export function compileLib(label: string): { base: string; lib: string } {
   } catch {
     // Type errors elsewhere in a shared checkout still emit JavaScript; the check below decides.
   }
-  if (!existsSync(join(lib, 'postgres', 'index.js'))) {
-    throw new Error(`compiling src into ${lib} emitted no postgres/index.js`);
+  for (const entry of entries) {
+    const emitted = entry.replace(/\.ts$/, '.js');
+    if (!existsSync(join(lib, emitted))) throw new Error(`compiling src emitted no ${emitted}`);
   }
   return { base, lib };
 }
