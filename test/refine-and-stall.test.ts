@@ -54,6 +54,19 @@ describe('a candidate that becomes valid after N refines', () => {
     expect(attempt.args.map(([ctx]) => ctx.input)).toEqual(['brief', 'brief', 'brief']);
   });
 
+  it('an attempt sees the candidate that just failed as ctx.previous', async () => {
+    const attempt = counted((n, _ctx: StepContext<string>) => `draft ${n}`);
+    await runLoop(
+      {
+        attempt,
+        validate: counted((n) => (n < 3 ? correctable(`gap ${n}`) : valid)),
+        maxRetries: 3,
+      },
+      'task',
+    );
+    expect(attempt.args.map(([ctx]) => ctx.previous)).toEqual([undefined, 'draft 1', 'draft 2']);
+  });
+
   it('a refine that changes the input gives the next attempt a new key', async () => {
     const keys: string[] = [];
     await runLoop<{ q: string; hint?: string }, string>(

@@ -115,7 +115,8 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
         invoke: {
           id: 'attempt',
           src: 'attempt',
-          input: stepInput,
+          // for the attempt, the candidate that just failed is the previous one
+          input: ({ context }) => ({ ...stepInput({ context }), previous: context.candidate }),
           onDone: [
             { guard: 'isEmptyResult', target: 'empty', actions: 'acceptAttempt' },
             {
