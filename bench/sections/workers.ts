@@ -138,12 +138,12 @@ export const section: BenchSection = {
       await store.close();
       throw new Error(`no Postgres server at ${PG_URL} (set LOOPCHART_PG_URL): ${String(error)}`);
     }
-    const runs = ctx.quick ? 80 : 400;
+    const runs = ctx.quick ? 80 : 300;
     const cases: Case[] = [];
     for (const [waitMs, sync] of [
       [0, 'on'],
       [0, 'off'],
-      [20, 'on'],
+      [50, 'on'],
     ] as const) {
       for (const workers of [1, 2, 4]) cases.push({ workers, waitMs, sync });
     }

@@ -1,4 +1,5 @@
 import { isCheckpointError } from '../persistence/CheckpointError.js';
+import type { CheckpointStore } from '../persistence/CheckpointStore.js';
 import { isPausedRun, type RunResult } from '../persistence/PausedRun.js';
 import { resumeLoop } from '../persistence/resumeLoop.js';
 import { runLoop } from '../runLoop.js';
@@ -93,7 +94,17 @@ export function createWorker(options: WorkerOptions): Worker {
       report(new Error(`loopchart: run '${run.runId}' failed: ${error}`), run);
       return;
     }
-    const fenced = store.fenced(lease);
+    const inner = store.fenced(lease);
+    let savedFinal = false;
+    const fenced: CheckpointStore = {
+      save: async (record) => {
+        await inner.save(record);
+        if (record.status === 'done') savedFinal = true;
+      },
+      load: (id) => inner.load(id),
+      list: (options) => inner.list(options),
+      delete: (id) => inner.delete(id),
+    };
     const { runId } = run;
     let result: RunResult;
     try {
@@ -107,11 +118,13 @@ export function createWorker(options: WorkerOptions): Worker {
       report(error, run);
       return;
     }
-    // The last save settled the entry already, unless nothing was saved (a run found finished).
-    const release: Release = isPausedRun(result)
-      ? { state: 'paused' }
-      : { state: 'done', outcome: result.status };
-    await store.release(lease, release).catch(report);
+    // A final save marked the entry done already; a pause, or a run found finished, is released.
+    if (!savedFinal) {
+      const release: Release = isPausedRun(result)
+        ? { state: 'paused' }
+        : { state: 'done', outcome: result.status };
+      await store.release(lease, release).catch(report);
+    }
     try {
       settings.onSettled?.(result, run);
     } catch (error) {
