@@ -1,0 +1,168 @@
+import type { WireEvent } from 'loopchart/viewer';
+import { WebSocket } from 'ws';
+import { compileLibrary, removeLibrary } from './compileLibrary.js';
+import { recordFigures } from './figures.js';
+import { HOSTILE_FRAMES, MALFORMED_MESSAGES, recordRun, replayAs } from './inspectionReplay.js';
+import {
+  startViewerProcess,
+  type ViewerMemory,
+  type ViewerProcess,
+  type ViewerStats,
+} from './viewerProcess.js';
+import { openWatchedPage, type PageStats } from './watchedPage.js';
+
+export const RATE = 1_000;
+export const SECONDS = 10;
+export const REPORTERS = 5;
+/** One malformed message after every this many events (on top of the rate). */
+export const MALFORMED_EVERY = 20;
+/** How long a page may take to list exactly the server's runs once the load stopped. */
+export const CATCH_UP_LIMIT_MS = 30_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function openSocket(url: string): Promise<WebSocket> {
+  const socket = new WebSocket(url);
+  return new Promise((resolve, reject) => {
+    socket.once('open', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+export interface Load {
+  sent: number;
+  malformed: number;
+  runs: number;
+  seconds: number;
+  lastRoot: string;
+  samples: ViewerMemory[];
+}
+
+/**
+ * Sends the recorded run over `sockets` at `RATE` events per second for `SECONDS`, then finishes
+ * the runs in flight: the first socket replays one run over and over (a long run), the others
+ * replay it as ever new runs, so `sockets.length` runs are in flight at once and the viewer's
+ * bounds (100 runs, 500 events a run) are both reached. Samples the viewer's memory every 2.5 s.
+ */
+async function drive(sockets: WebSocket[], recorded: WireEvent[], viewer: ViewerProcess) {
+  const queues: string[][] = sockets.map(() => []);
+  const load: Load = { sent: 0, malformed: 0, runs: 0, seconds: 0, lastRoot: '', samples: [] };
+  const sample = () => viewer.memory().then((memory) => void load.samples.push(memory));
+  const sendNext = (index: number) => {
+    if (queues[index]?.length === 0 && index === 0) {
+      queues[index] = replayAs(recorded, 0, true);
+    } else if (queues[index]?.length === 0) {
+      load.runs += 1;
+      load.lastRoot = `r${load.runs}-${recorded[0]?.rootId}`;
+      queues[index] = replayAs(recorded, load.runs);
+    }
+    const socket = sockets[index] as WebSocket;
+    socket.send(queues[index]?.shift() as string);
+    load.sent += 1;
+    if (load.sent % MALFORMED_EVERY === 0) {
+      socket.send(MALFORMED_MESSAGES[load.malformed % MALFORMED_MESSAGES.length] as string);
+      load.malformed += 1;
+    }
+  };
+  for (const frame of HOSTILE_FRAMES) sockets[0]?.send(frame);
+  const samples: Promise<void>[] = [];
+  const started = performance.now();
+  for (let nextSample = 2.5; ; await sleep(5)) {
+    const elapsed = (performance.now() - started) / 1000;
+    if (elapsed >= SECONDS) break;
+    if (elapsed >= nextSample) {
+      nextSample += 2.5;
+      samples.push(sample());
+    }
+    const due = Math.floor(RATE * elapsed) - load.sent;
+    for (let k = 0; k < due; k += 1) sendNext(load.sent % sockets.length);
+  }
+  load.seconds = (performance.now() - started) / 1000;
+  samples.push(sample());
+  queues.forEach((queue, index) => {
+    while (queue.length > 0) sendNext(index);
+  });
+  await Promise.all(samples);
+  return load;
+}
+
+export interface ViewerLoadResult {
+  load: Load;
+  baseline: ViewerMemory;
+  settled: ViewerMemory;
+  stats: ViewerStats;
+  page: PageStats;
+  pageErrors: string[];
+  /** Infinity when the page did not list exactly the server's runs within the limit. */
+  catchUpMs: number;
+  closed: Awaited<ReturnType<ViewerProcess['close']>>;
+  viewerStderr: string;
+}
+
+/**
+ * The whole scenario: the viewer in its own process (compiled from `src`), a Chromium page
+ * watching it, `REPORTERS` sockets feeding it. With `waitForPage`, waits (up to the limit) until
+ * the page lists exactly the runs the server holds; otherwise only until the server is idle.
+ */
+export async function runViewerLoad(name: string, waitForPage: boolean): Promise<ViewerLoadResult> {
+  const libraryDir = compileLibrary(name);
+  const viewer = await startViewerProcess(libraryDir);
+  const watched = await openWatchedPage(viewer.url);
+  try {
+    const recorded = await recordRun();
+    const sockets = await Promise.all(
+      Array.from({ length: REPORTERS }, () => openSocket(viewer.inspectUrl)),
+    );
+    const baseline = await viewer.memory();
+    const load = await drive(sockets, recorded, viewer);
+    const sentAt = performance.now();
+    for (const socket of sockets) socket.close();
+    let stats = await viewer.stats();
+    let page = await watched.stats();
+    let catchUpMs = Number.POSITIVE_INFINITY;
+    // Idle: the server's store (and, waiting for the page, what the page got) stopped changing.
+    for (let last = ''; performance.now() - sentAt < CATCH_UP_LIMIT_MS; await sleep(250)) {
+      stats = await viewer.stats();
+      page = await watched.stats();
+      const listsAll =
+        page.listed.length === stats.ids.length &&
+        stats.ids.every((id) => page.listed.includes(id));
+      const now = waitForPage ? `${stats.events}/${page.messages}/${listsAll}` : `${stats.events}`;
+      if (now === last && (listsAll || !waitForPage)) {
+        if (listsAll) catchUpMs = performance.now() - sentAt - 250;
+        break;
+      }
+      last = now;
+    }
+    await watched.close(); // its socket's backlog goes with it: what stays is the store
+    await sleep(200);
+    const settled = await viewer.memory();
+    const closed = await viewer.close(10_000);
+    const result = { load, baseline, settled, stats, page, catchUpMs, closed };
+    recordFigures(name, summary(result));
+    return { ...result, pageErrors: watched.errors, viewerStderr: viewer.stderr() };
+  } finally {
+    await watched.close();
+    removeLibrary(libraryDir);
+  }
+}
+
+function summary({
+  load,
+  stats,
+  page,
+  catchUpMs,
+  ...rest
+}: Omit<ViewerLoadResult, 'pageErrors' | 'viewerStderr'>) {
+  return {
+    eventsPerSecond: Math.round(load.sent / load.seconds),
+    reporters: REPORTERS,
+    ...load,
+    ...rest,
+    runsHeld: stats.runs,
+    eventsDropped: stats.dropped,
+    sentToPage: stats.sentToWatchers,
+    page: { ...page, listed: page.listed.length },
+    catchUpMs: Number.isFinite(catchUpMs) ? Math.round(catchUpMs) : 'not within the limit',
+  };
+}
