@@ -104,6 +104,23 @@ describe.skipIf(!reachable)('createWorker on Postgres', () => {
     }
   });
 
+  it('keeps the lease of a step that outlasts it by renewing, so no other worker takes over', async () => {
+    const loop = loopName();
+    const runId = await pg.store.enqueue({ loop, input: 'task' });
+    const attempt = counted(async () => {
+      await sleep(1000);
+      return 'draft';
+    });
+    const config = { [loop]: { attempt, validate: () => valid } } as never;
+    const first = start({ loops: config, leaseMs: 300 });
+    await waitFor(async () => attempt.calls > 0, 'the attempt');
+    const second = start({ loops: config, leaseMs: 300 });
+    await waitFor(pg.done(runId), 'the run');
+    expect(await pg.store.entry(runId)).toMatchObject({ outcome: 'proceed', claims: 1 });
+    expect(attempt.calls).toBe(1);
+    expect([...first.errors, ...second.errors]).toEqual([]);
+  });
+
   it('stops a run whose lease it lost before the next step', async () => {
     const loop = loopName();
     const runId = await pg.store.enqueue({ loop, input: 'task' });
