@@ -85,7 +85,10 @@ export class PostgresCheckpointStore implements RunQueue {
     this.#queue = queueSql(this.tables);
   }
 
-  /** Creates the schema, tables and index if missing; safe to run from many processes at once. */
+  /**
+   * Creates the schema, tables and index if missing; safe to run from many processes at once.
+   * @example await new PostgresCheckpointStore({ connectionString, schema: 'billing' }).setup();
+   */
   async setup(): Promise<void> {
     const client = await this.pool.connect();
     try {
