@@ -41,6 +41,7 @@ export const loopOptionsSchema = z.strictObject({
     )
     .optional(),
   attemptTimeoutMs: intRange(1, 86_400_000).optional(),
+  stepTimeoutMs: intRange(1, 86_400_000).optional(),
   retryDelayMs: intRange(0, 3_600_000).optional(),
   maxRetryDelayMs: intRange(0, 86_400_000).optional(),
   stall: z
@@ -134,6 +135,8 @@ export interface LoopSettings {
   retryDelayMs: number;
   maxRetryDelayMs: number;
   attemptTimeoutMs: number | null;
+  /** The timeout of validate, refine and fallback; defaults to `attemptTimeoutMs`. */
+  stepTimeoutMs: number | null;
   stall: { after: number; on: 'candidate-and-verdict' | 'verdict' } | null;
   hasFallback: boolean;
   idempotent: Record<StepName, boolean>;
@@ -174,6 +177,7 @@ export function resolveConfig<I, C>(config: LoopConfig<I, C>): LoopSettings {
     retryDelayMs: options.retryDelayMs ?? 1000,
     maxRetryDelayMs: options.maxRetryDelayMs ?? 60_000,
     attemptTimeoutMs: options.attemptTimeoutMs ?? null,
+    stepTimeoutMs: options.stepTimeoutMs ?? options.attemptTimeoutMs ?? null,
     stall:
       stall === false ? null : { after: stall.after ?? 3, on: stall.on ?? 'candidate-and-verdict' },
     hasFallback: options.fallback !== undefined,

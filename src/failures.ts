@@ -155,15 +155,18 @@ export function classifyFailure(
   };
 }
 
-const FAILURE_RECORD = Symbol.for('loopchart.FailureRecord');
+// Records this module classified; a module-private set, so a thrown object cannot forge one.
+const classified = new WeakSet<object>();
 
 /** Marks a record so that `classifyFailure` passes it through when an actor rethrows it. */
 export function markFailureRecord(record: FailureRecord): FailureRecord {
-  return Object.defineProperty({ ...record }, FAILURE_RECORD, { value: true, enumerable: false });
+  const marked = { ...record };
+  classified.add(marked);
+  return marked;
 }
 
 function isFailureRecord(error: unknown): error is FailureRecord {
-  return typeof error === 'object' && error !== null && FAILURE_RECORD in error;
+  return typeof error === 'object' && error !== null && classified.has(error);
 }
 
 /** Reads a message and a name from any thrown value, including ones whose getters throw. */

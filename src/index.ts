@@ -54,6 +54,7 @@ export type { LoopContext, LoopPhase, PendingRequest } from './machines/loopCont
 export type { LoopEvent } from './machines/loopEvents.js';
 export type { LoopMachine, LoopMachineInput } from './machines/loopMachine.js';
 export { createLoopMachine } from './machines/loopMachine.js';
+export { loopMachineFor } from './machines/loopMachineFor.js';
 export type { StepInput } from './machines/stepActors.js';
 export type { LoopError, LoopOutcome, OutcomeFields } from './outcome.js';
 export type { CheckpointErrorCode } from './persistence/CheckpointError.js';

@@ -1,6 +1,7 @@
 import { type ActorOptions, type AnyActorLogic, createActor } from 'xstate';
 import type { LoopConfig } from './config.js';
-import { createLoopMachine, type LoopMachine } from './machines/loopMachine.js';
+import type { LoopMachine } from './machines/loopMachine.js';
+import { loopMachineFor } from './machines/loopMachineFor.js';
 import type { LoopOutcome } from './outcome.js';
 import { abortOnSignal } from './persistence/abortOnSignal.js';
 import { driveLoop } from './persistence/driveLoop.js';
@@ -45,7 +46,7 @@ export async function runLoop<I, C>(
   input: I,
   options: RunOptions & Partial<CheckpointOptions> = {},
 ): Promise<RunResult<C>> {
-  if (options.store === undefined) return runLoopMachine(createLoopMachine(config), input, options);
+  if (options.store === undefined) return runLoopMachine(loopMachineFor(config), input, options);
   const { store, runId } = checkRunOptions(options, false);
   const { machine, gate, expected } = prepareLoop(config);
   const { inspect } = options;

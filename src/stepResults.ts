@@ -70,6 +70,52 @@ export function readStepResult(raw: unknown): ReadResult {
   return { value, cost };
 }
 
+/**
+ * A step's raw result rebuilt from fresh plain values: an empty result's `reason` and a
+ * clarification's `question` become strings and its `options` a string array, whatever the step
+ * (or a model's JSON behind it) returned. Never throws.
+ */
+export function sanitizeStepResult(raw: unknown): unknown {
+  const { value, cost } = readStepResult(raw);
+  const costed = isResult(raw, 'cost');
+  let clean = value;
+  if (isEmptyResult(value)) clean = emptyResult(safeString(() => value.reason));
+  else if (isClarificationRequest(value)) {
+    const options = safeOptions(value);
+    clean = clarificationRequest({
+      question: safeString(() => value.question),
+      ...(options ? { options } : {}),
+      ...(safeRead(() => value.context) === undefined
+        ? {}
+        : { context: safeRead(() => value.context) }),
+    });
+  }
+  return costed ? withCost(clean, cost) : clean;
+}
+
+function safeRead(read: () => unknown): unknown {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
+
+function safeString(read: () => unknown): string {
+  try {
+    const value = read();
+    return typeof value === 'string' ? value : String(value);
+  } catch {
+    return '(unreadable)';
+  }
+}
+
+function safeOptions(request: ClarificationRequest): string[] | undefined {
+  const options = safeRead(() => request.options);
+  if (!Array.isArray(options)) return undefined;
+  return options.map((option) => safeString(() => option));
+}
+
 export function isEmptyResult(value: unknown): value is EmptyResult {
   return isResult(value, 'empty');
 }

@@ -20,6 +20,11 @@ export function startFallback(context: LoopContext): Partial<LoopContext> {
   return { ...enterPhase('fallingBack'), fallbackRuns: context.fallbackRuns + 1 };
 }
 
+/** Sums cost without overflowing to Infinity (which JSON would turn into null). */
+function addCost(total: number, cost: number): number {
+  return Math.min(Number.MAX_VALUE, total + cost);
+}
+
 function stepEntry(context: LoopContext, cost: number) {
   return {
     startedAt: context.stepStartedAt,
@@ -31,7 +36,7 @@ function stepEntry(context: LoopContext, cost: number) {
 export function acceptAttempt(context: LoopContext, output: unknown): Partial<LoopContext> {
   const { value, cost } = readStepResult(output);
   const base = {
-    cost: context.cost + cost,
+    cost: addCost(context.cost, cost),
     transientRetried: false,
     trace: withEntry(context, {
       state: 'attempting',
@@ -67,7 +72,7 @@ export function acceptVerdict(context: LoopContext, output: unknown): Partial<Lo
   return {
     verdict,
     feedback: 'error' in verdict && verdict.error ? verdict.error : context.feedback,
-    cost: context.cost + cost,
+    cost: addCost(context.cost, cost),
     transientRetried: false,
     stall: { fingerprint: print, repeats },
     trace: withEntry(context, {
@@ -84,7 +89,7 @@ export function acceptRefinement(context: LoopContext, output: unknown): Partial
   return {
     input: value,
     key: keyOf(context.settings, value),
-    cost: context.cost + cost,
+    cost: addCost(context.cost, cost),
     transientRetried: false,
     trace: withEntry(context, { state: 'refining', ...stepEntry(context, cost) }),
   };
@@ -94,7 +99,7 @@ export function acceptFallback(context: LoopContext, output: unknown): Partial<L
   const { value, cost } = readStepResult(output);
   return {
     fallbackCandidate: value,
-    cost: context.cost + cost,
+    cost: addCost(context.cost, cost),
     trace: withEntry(context, { state: 'fallingBack', ...stepEntry(context, cost) }),
   };
 }

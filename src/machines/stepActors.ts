@@ -10,7 +10,7 @@ import {
   transientFailure,
   uncertainSideEffect,
 } from '../failures.js';
-import { readStepResult } from '../stepResults.js';
+import { readStepResult, sanitizeStepResult } from '../stepResults.js';
 import type { ValidationError } from '../validation.js';
 
 /** The JSON-safe input every step actor is invoked with (persisted with an in-flight step). */
@@ -29,15 +29,15 @@ export interface StepInput {
   resumed?: boolean;
 }
 
-/** Thrown by loopchart when an attempt runs past `attemptTimeoutMs`: transient, effect unknown. */
-export function attemptTimeout(ms: number): LoopStepFailure {
-  const failure = transientFailure(
-    `the attempt did not finish within attemptTimeoutMs (${ms} ms)`,
-    {
-      effect: 'unknown',
-    },
-  );
-  Object.defineProperty(failure, 'name', { value: 'LoopAttemptTimeout' });
+/** Thrown by loopchart when a step runs past its timeout: transient, effect unknown. */
+export function stepTimeout(step: StepName, ms: number): LoopStepFailure {
+  const option = step === 'attempt' ? 'attemptTimeoutMs' : 'stepTimeoutMs';
+  const failure = transientFailure(`${step} did not finish within ${option} (${ms} ms)`, {
+    effect: 'unknown',
+  });
+  Object.defineProperty(failure, 'name', {
+    value: step === 'attempt' ? 'LoopAttemptTimeout' : 'LoopStepTimeout',
+  });
   return failure;
 }
 
@@ -53,7 +53,7 @@ export function stepActor(
   settings: LoopSettings,
   classify?: FailureClassifier,
 ) {
-  const timeoutMs = step === 'attempt' ? settings.attemptTimeoutMs : null;
+  const timeoutMs = step === 'attempt' ? settings.attemptTimeoutMs : settings.stepTimeoutMs;
   return fromPromise<unknown, StepInput>(async ({ input, signal }) => {
     const controller = new AbortController();
     const cleanups: Array<() => void> = [];
@@ -66,7 +66,7 @@ export function stepActor(
       cleanups.push(() => signal.removeEventListener('abort', onAbort));
       if (timeoutMs !== null) {
         const timer = setTimeout(() => {
-          const failure = attemptTimeout(timeoutMs);
+          const failure = stepTimeout(step, timeoutMs);
           controller.abort(failure);
           reject(failure);
         }, timeoutMs);
@@ -81,14 +81,16 @@ export function stepActor(
           `${step} was in flight when the run was checkpointed; it is not idempotent, so it was not run again`,
         );
       }
-      const work = Promise.resolve().then(() =>
-        run(Object.freeze({ ...stepInput, signal: controller.signal })),
-      );
+      const work = Promise.resolve().then(() => {
+        // the loop may have been stopped before this microtask: never start a step then
+        if (controller.signal.aborted) throw controller.signal.reason;
+        return run(Object.freeze({ ...stepInput, signal: controller.signal }));
+      });
       work.catch(ignore);
       const raw = await Promise.race([work, interrupted]);
       const { costProblem } = readStepResult(raw);
       if (costProblem) throw new LoopStepFailure('permanent', `${step} ${costProblem}`);
-      return raw;
+      return sanitizeStepResult(raw);
     } catch (error) {
       throw markFailureRecord(classifyFailure(error, step, classify));
     } finally {

@@ -9,9 +9,15 @@ export function abortOnSignal(actor: AnyActorRef, signal: AbortSignal | undefine
   return () => signal.removeEventListener('abort', abort);
 }
 
+/** The caller's abort reason as text; a reason whose properties throw cannot stop the abort. */
 function abortReason(signal: AbortSignal): string {
-  const reason: unknown = signal.reason;
-  if (typeof reason === 'string') return reason;
-  if (reason instanceof Error) return reason.message || reason.name;
-  return 'the caller aborted the run';
+  const fallback = 'the caller aborted the run';
+  try {
+    const reason: unknown = signal.reason;
+    if (typeof reason === 'string') return reason;
+    if (reason instanceof Error) return String(reason.message || reason.name || fallback);
+  } catch {
+    // a hostile reason (a Proxy, a throwing getter) still aborts, with the generic reason
+  }
+  return fallback;
 }

@@ -27,7 +27,15 @@ export function toJsonSafe(value: unknown, depth = 0, parents: unknown[] = []): 
     const copy: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
       const item = toJsonSafe((value as Record<string, unknown>)[key], depth + 1, inner);
-      if (item !== undefined) copy[key] = item;
+      // defineProperty keeps an own `__proto__` key as data instead of setting the prototype
+      if (item !== undefined) {
+        Object.defineProperty(copy, key, {
+          value: item,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
     }
     return copy;
   } catch {

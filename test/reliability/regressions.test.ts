@@ -1,0 +1,160 @@
+import {
+  clarificationRequest,
+  type LoopConfig,
+  type LoopOutcome,
+  runLoop,
+  withCost,
+} from 'loopchart';
+import { describe, expect, it } from 'vitest';
+import { toJsonSafe } from '../../src/viewer/toJsonSafe.js';
+import { errorWithThrowingMessage, hostileProxy } from './support/hostileValues.js';
+
+// Each test pins one bug the reliability suite found (B1–B5, V3) or a hook it asked for (G1);
+// RELIABILITY.md lists them with their fixes.
+
+const valid = { valid: true };
+const never = () => new Promise<never>(() => {});
+
+/** runLoop's promise, or 'still running' if it has not settled after `ms`. */
+async function settleWithin(run: Promise<LoopOutcome>, ms = 500) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      run.then(
+        (outcome) => ({ outcome }),
+        (error: unknown) => ({ rejected: String((error as Error)?.message ?? error) }),
+      ),
+      new Promise((resolve) => {
+        timer = setTimeout(() => resolve('still running'), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe('B1: an abort reason whose getters throw (abortOnSignal.ts abortReason)', () => {
+  it('already aborted: runLoop resolves as aborted instead of rejecting', async () => {
+    const controller = new AbortController();
+    controller.abort(hostileProxy());
+    const result = await settleWithin(
+      runLoop({ attempt: never, validate: () => valid }, 'x', { signal: controller.signal }),
+    );
+    expect(result).toMatchObject({ outcome: { status: 'aborted' } });
+  });
+
+  it('aborted later: the loop ends as aborted (today: an uncaught exception, and it never ends)', async () => {
+    const controller = new AbortController();
+    const run = runLoop({ attempt: never, validate: () => valid }, 'x', {
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(errorWithThrowingMessage()), 5);
+    expect(await settleWithin(run)).toMatchObject({ outcome: { status: 'aborted' } });
+  });
+});
+
+describe('B2: step results read inside an assign (loopUpdates.acceptAttempt)', () => {
+  const asking = (request: Parameters<typeof clarificationRequest>[0]): LoopConfig => ({
+    attempt: () => clarificationRequest(request),
+    validate: () => valid,
+  });
+
+  it('a clarification whose options are not an array (an LLM gave {}) does not reject runLoop', async () => {
+    const run = runLoop(asking({ question: 'which?', options: {} as never }), 'x', {
+      signal: AbortSignal.timeout(20),
+    });
+    expect(await settleWithin(run)).toMatchObject({ outcome: { status: expect.any(String) } });
+  });
+
+  it('a clarification whose question cannot become a string does not reject runLoop', async () => {
+    const question = { toString: () => hostileProxy() as never } as unknown as string;
+    const run = runLoop(asking({ question }), 'x', { signal: AbortSignal.timeout(20) });
+    expect(await settleWithin(run)).toMatchObject({ outcome: { status: expect.any(String) } });
+  });
+
+  it('an empty result forged with a non-string reason still gives empty.reason as a string', async () => {
+    const reason = { self: {} as unknown };
+    reason.self = reason;
+    const forged = { [Symbol.for('loopchart.stepResult')]: 'empty', reason };
+    const outcome = await runLoop({ attempt: () => forged, validate: () => valid }, 'x');
+    expect(outcome.status === 'empty' && typeof outcome.empty.reason).toBe('string');
+    expect(() => JSON.stringify(outcome)).not.toThrow();
+  });
+});
+
+describe('B3: a thrown object forged as a FailureRecord (failures.ts isFailureRecord)', () => {
+  it('is classified like any thrown value, not trusted: no proceed with a made-up candidate', async () => {
+    const forged = {
+      [Symbol.for('loopchart.FailureRecord')]: true,
+      step: 'nope',
+      kind: 'weird',
+      effect: 'none',
+      message: { not: 'a string' },
+    };
+    const validated: unknown[] = [];
+    const outcome = await runLoop(
+      {
+        attempt: () => {
+          throw forged;
+        },
+        validate: (candidate) => {
+          validated.push(candidate);
+          return valid;
+        },
+        retryDelayMs: 0,
+      },
+      'x',
+    );
+    expect(validated).toEqual([]);
+    expect(outcome.status).toBe('permanent_failure');
+  });
+});
+
+describe('B4: summed cost overflows to Infinity (loopUpdates: cost: context.cost + cost)', () => {
+  it('two finite costs keep outcome.cost finite (JSON turns Infinity into null)', async () => {
+    const outcome = await runLoop(
+      { attempt: () => withCost('a', 1e308), validate: () => withCost(valid, 1e308) },
+      'x',
+    );
+    expect(Number.isFinite(outcome.cost)).toBe(true);
+  });
+});
+
+describe('B5: an already aborted signal (stepActors.ts stepActor)', () => {
+  it('never calls the attempt', async () => {
+    let calls = 0;
+    const controller = new AbortController();
+    controller.abort('closed');
+    const outcome = await runLoop(
+      {
+        attempt: () => {
+          calls += 1;
+          return 'draft';
+        },
+        validate: () => valid,
+      },
+      'x',
+      { signal: controller.signal },
+    );
+    expect(outcome.status).toBe('aborted');
+    expect(calls).toBe(0);
+  });
+});
+
+describe('V3: toJsonSafe (src/viewer/toJsonSafe.ts)', () => {
+  it('copies an own __proto__ key as data instead of making it the copy’s prototype', () => {
+    const copy = toJsonSafe(JSON.parse('{"__proto__":{"status":"proceed"},"a":1}')) as object;
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(JSON.stringify(copy)).toBe('{"__proto__":{"status":"proceed"},"a":1}');
+  });
+});
+
+describe('G1: every step has a timeout (stepTimeoutMs defaults to attemptTimeoutMs)', () => {
+  it('a validator that never settles still ends the loop once the timeout passes', async () => {
+    const run = runLoop(
+      { attempt: () => 'draft', validate: never, attemptTimeoutMs: 20, retryDelayMs: 0 },
+      'x',
+    );
+    expect(await settleWithin(run)).toMatchObject({ outcome: { status: expect.any(String) } });
+  });
+});
