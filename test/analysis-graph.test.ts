@@ -1,6 +1,12 @@
-import { budgetGuard, createLoopMachine, machineGraph, WAITS_FOR_HUMAN } from 'loopchart';
+import {
+  budgetGuard,
+  createLoopMachine,
+  isBudgetGuard,
+  machineGraph,
+  WAITS_FOR_HUMAN,
+} from 'loopchart';
 import { describe, expect, it } from 'vitest';
-import { and, assign, fromPromise, not, or, raise, setup } from 'xstate';
+import { and, assign, createActor, fromPromise, not, or, raise, setup } from 'xstate';
 
 const steps = { attempt: () => 'draft', validate: () => ({ valid: true as const }) };
 
@@ -91,6 +97,29 @@ describe('machineGraph on the loop machine', () => {
     expect(keys).not.toContain('fallingBack');
     expect(keys).not.toContain('budget_stop');
     expect(keys).not.toContain('awaitingReview');
+  });
+});
+
+describe('budgetGuard', () => {
+  it('marks a copy that behaves like the guard, keeping its name, and leaves the original unmarked', () => {
+    const underCap = ({ context }: { context: { n: number } }) => context.n < 3;
+    const marked = budgetGuard(underCap);
+    expect(isBudgetGuard(marked)).toBe(true);
+    expect(isBudgetGuard(underCap)).toBe(false);
+    expect(marked.name).toBe('underCap');
+    expect([marked({ context: { n: 2 } }), marked({ context: { n: 3 } })]).toEqual([true, false]);
+  });
+
+  it('marks an xstate composite in place, so xstate still evaluates its parts', async () => {
+    const both = budgetGuard(and(['a', 'b']) as unknown as () => boolean);
+    expect(isBudgetGuard(both)).toBe(true);
+    const machine = setup({
+      guards: { a: () => true, b: () => true, both: both as never },
+    }).createMachine({
+      initial: 'x',
+      states: { x: { always: { guard: 'both', target: 'y' } }, y: { type: 'final' } },
+    });
+    expect(createActor(machine).start().getSnapshot().value).toBe('y');
   });
 });
 

@@ -188,6 +188,44 @@ describe('assertBoundedLoops on hand-written machines', () => {
   });
 });
 
+describe('the README example', () => {
+  const poller = (underCap: (args: { context: { polls: number } }) => boolean) =>
+    setup({
+      types: { context: {} as { polls: number } },
+      actors: { poll: fromPromise(async () => 'still running') },
+      guards: { underCap },
+    }).createMachine({
+      id: 'poller',
+      context: { polls: 0 },
+      initial: 'polling',
+      states: {
+        polling: { invoke: { id: 'poll', src: 'poll', onDone: 'checking' } },
+        checking: {
+          always: [
+            {
+              guard: 'underCap',
+              target: 'polling',
+              actions: assign({ polls: ({ context }) => context.polls + 1 }),
+            },
+            { target: 'gaveUp' },
+          ],
+        },
+        gaveUp: { type: 'final' },
+      },
+    });
+
+  it('passes with budgetGuard and fails, naming the cycle, without it', () => {
+    const underCap = ({ context }: { context: { polls: number } }) => context.polls < 10;
+    expect(() => assertBoundedLoops(poller(budgetGuard(underCap)))).not.toThrow();
+    expect(() => assertBoundedLoops(poller(underCap))).toThrow(
+      [
+        'Machine "poller" has 1 unbounded cycle: no budget guard bounds it and no human wait gates it.',
+        '  1. poller.polling →(xstate.done.actor.poll) poller.checking →(always if underCap) poller.polling',
+      ].join('\n'),
+    );
+  });
+});
+
 type Options = Omit<LoopConfig<string, string>, 'attempt' | 'validate'>;
 const stepsOf = (options: Options): LoopConfig<string, string> => ({
   attempt: () => 'draft',

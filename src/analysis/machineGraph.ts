@@ -146,7 +146,7 @@ function toEdges(
     transition.guard === undefined ? undefined : describeGuard(transition.guard, guards);
   const targets = transition.target?.length ? transition.target.map((t) => t.id) : [node.id];
   return targets.map((target, index) => ({
-    id: `${node.id}:${event || 'always'}:${order}${targets.length > 1 ? `:${index}` : ''}`,
+    id: `${transitionId(node.id, event, order)}${targets.length > 1 ? `:${index}` : ''}`,
     source: node.id,
     target,
     kind,
@@ -157,6 +157,15 @@ function toEdges(
     order,
     ...(transition.reenter ? { reenter: true } : {}),
   }));
+}
+
+/**
+ * The id of a transition: `source:event:order` (`always` for an eventless one). Its edges carry
+ * this id, with `:index` appended per target when the transition has several targets.
+ * @example transitionId('loop.routing', '', 7) // 'loop.routing:always:7'
+ */
+export function transitionId(source: string, event: string, order: number): string {
+  return `${source}:${event || 'always'}:${order}`;
 }
 
 /** The kind of transition an event descriptor belongs to. */

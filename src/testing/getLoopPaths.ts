@@ -1,0 +1,122 @@
+import type { AnyMachineSnapshot, AnyStateMachine } from 'xstate';
+import { getShortestPaths, getSimplePaths } from 'xstate/graph';
+import type { LoopMachine } from '../machines/loopMachine.js';
+import type { LoopStatus } from '../statuses.js';
+import { createLoopStateKey } from './loopStateKey.js';
+import { type LoopReplay, replayLoopPath } from './replayLoopPath.js';
+import { labelOf, stepEvents } from './stepEvents.js';
+import { type DryRun, dryRun } from './takenTransitions.js';
+
+/** How to enumerate a loop's paths. */
+export interface LoopPathOptions<I = unknown> {
+  /** The loop's first input. Default `{ task: 'summarise the memo' }`. */
+  input?: I;
+  /** `'shortest'` (default): one shortest path per reachable end; `'simple'`: every simple path. */
+  paths?: 'shortest' | 'simple';
+  /**
+   * Optional excursions one path may take (transient retries, clarifications, review retries and
+   * edits). Default 1. The first refine cycle may ask any number of questions, so the attempt
+   * ceiling is always reachable.
+   */
+  detours?: number;
+  /** Give up after visiting this many snapshots (default 200,000): a guard, not a tuning knob. */
+  limit?: number;
+  /**
+   * Offer every way of ending a run (each failure kind, empty, fundamental…) in every refine
+   * cycle. Default false: the first two cycles and the last offer them, the middle ones only
+   * progress, so the number of paths grows linearly with `maxRetries` and stays small.
+   */
+  everyCycle?: boolean;
+  /** The candidate the scripted attempt returns on attempt `n`. Default `` `draft ${n}` ``. */
+  candidate?: (attempt: number) => unknown;
+}
+
+/** One event of a path, and where it left the loop. */
+export interface LoopPathStep {
+  /** What happened, e.g. `'validate: correctable'` or `'attempt: transient (effect none)'`. */
+  label: string;
+  /** The event fed to the machine: a `xstate.done.actor.*` / `xstate.error.actor.*` or human event. */
+  event: { type: string; [key: string]: unknown };
+  /** The state the loop settled in after it. */
+  state: string;
+}
+
+/** One complete run of a loop from start to a terminal status. */
+export interface LoopPath<C = unknown> {
+  /** `attempt → correctable → refine → attempt → valid ⇒ proceed`: a readable test name. */
+  description: string;
+  /** The terminal status the path ends in. */
+  status: LoopStatus;
+  steps: LoopPathStep[];
+  /** The `transitionId`s the path takes (computed on first use). */
+  readonly transitions: string[];
+  /** Runs the real machine along the path with scripted steps; throws `LoopPathMismatchError` on any disagreement. */
+  replay(): Promise<LoopReplay<C>>;
+}
+
+/**
+ * Enumerates the transition paths of a loop machine with `xstate/graph`, feeding realistic
+ * done/error events for each invoked step and the human events of paused loops, each path ending
+ * in a terminal status.
+ * @example for (const path of getLoopPaths(createLoopMachine(config))) {
+ *            it(path.description, () => path.replay());
+ *          }
+ */
+export function getLoopPaths<I, C>(
+  machine: LoopMachine<I, C>,
+  options: LoopPathOptions<I> = {},
+): LoopPath<C>[] {
+  const logic = machine as unknown as AnyStateMachine;
+  const input = 'input' in options ? options.input : { task: 'summarise the memo' };
+  const policy = {
+    detours: options.detours ?? 1,
+    canStall: 'stalled' in logic.root.states,
+    everyCycle: options.everyCycle ?? false,
+    candidate: options.candidate ?? ((attempt: number) => `draft ${attempt}`),
+  };
+  const { serializeState, detoursOf } = createLoopStateKey(policy);
+  const traversal = {
+    input: { input },
+    events: (snapshot: AnyMachineSnapshot) => stepEvents(snapshot, detoursOf(snapshot), policy),
+    serializeState,
+    toState: (snapshot: AnyMachineSnapshot) => snapshot.status === 'done',
+    limit: options.limit ?? 200_000,
+  };
+  const enumerate = options.paths === 'simple' ? getSimplePaths : getShortestPaths;
+  const found = enumerate(
+    logic,
+    traversal as Parameters<typeof getShortestPaths<AnyStateMachine>>[1],
+  );
+  return found.map((path) => toLoopPath<C>(logic, input, path.steps));
+}
+
+function toLoopPath<C>(
+  machine: AnyStateMachine,
+  input: unknown,
+  steps: ReadonlyArray<{ event: { type: string }; state: AnyMachineSnapshot }>,
+): LoopPath<C> {
+  const status = steps.at(-1)?.state.value as LoopStatus;
+  const visible = steps.slice(1).map(
+    ({ event, state }): LoopPathStep => ({
+      label: labelOf(event),
+      event: event as LoopPathStep['event'],
+      state: String(state.value),
+    }),
+  );
+  const description = `${visible.map((step) => step.label).join(' → ')} ⇒ ${status}`;
+  const events = visible.map((step) => step.event);
+  let expected: DryRun | undefined;
+  const run = () => {
+    expected ??= dryRun(machine, input, events);
+    return expected;
+  };
+  return {
+    description,
+    status,
+    steps: visible,
+    get transitions() {
+      return run().transitions;
+    },
+    replay: () => replayLoopPath<C>({ machine, input, description, status, events, expected: run }),
+  };
+}

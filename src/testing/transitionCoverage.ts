@@ -1,0 +1,50 @@
+import type { AnyStateMachine } from 'xstate';
+import { type GraphEdge, machineGraph, transitionId } from '../analysis/machineGraph.js';
+
+/** How much of a machine a set of paths exercises. */
+export interface TransitionCoverage {
+  /** Transitions (each guarded branch its own) taken by at least one path. */
+  covered: number;
+  total: number;
+  /** `covered / total`, from 0 to 1. */
+  ratio: number;
+  /** The edges of the transitions no path takes. */
+  uncovered: GraphEdge[];
+  /** Top-level final states no path ends in. */
+  unreachedFinals: string[];
+}
+
+/**
+ * Measures which transitions of a machine (as `machineGraph` lists them) a set of paths takes,
+ * and which final states none reaches.
+ * @example const coverage = transitionCoverage(machine, paths);
+ *          expect(coverage.uncovered).toEqual([]);
+ */
+export function transitionCoverage(
+  machine: unknown,
+  paths: ReadonlyArray<{ readonly transitions: readonly string[]; readonly status: string }>,
+): TransitionCoverage {
+  const graph = machineGraph(machine as AnyStateMachine);
+  const taken = new Set(paths.flatMap((path) => path.transitions));
+  const byTransition = new Map<string, GraphEdge[]>();
+  for (const edge of graph.edges) {
+    const id = transitionId(edge.source, edge.event, edge.order);
+    byTransition.set(id, [...(byTransition.get(id) ?? []), edge]);
+  }
+  const uncovered = [...byTransition]
+    .filter(([id]) => !taken.has(id))
+    .flatMap(([, edges]) => edges);
+  const covered =
+    byTransition.size - new Set(uncovered.map((e) => e.id.split(':').slice(0, 3).join(':'))).size;
+  const reached = new Set(paths.map((path) => path.status));
+  const unreachedFinals = graph.nodes
+    .filter((node) => node.type === 'final' && node.parent === graph.id && !reached.has(node.key))
+    .map((node) => node.id);
+  return {
+    covered,
+    total: byTransition.size,
+    ratio: byTransition.size === 0 ? 1 : covered / byTransition.size,
+    uncovered,
+    unreachedFinals,
+  };
+}
