@@ -17,7 +17,9 @@ const cache = new WeakMap<object, Cached>();
  */
 export function loopMachineFor<I, C>(config: LoopConfig<I, C>): LoopMachine<I, C> {
   const keys = Object.keys(config);
-  const values = keys.map((key) => signatureOf((config as Record<string, unknown>)[key]));
+  const values = keys.map((key) =>
+    signatureOf((config as unknown as Record<string, unknown>)[key]),
+  );
   const hit = cache.get(config);
   if (hit && sameEntries(hit, keys, values)) return hit.machine as unknown as LoopMachine<I, C>;
   const machine = createLoopMachine(config);
