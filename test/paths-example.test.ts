@@ -6,9 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const thisFile = readFileSync(new URL(import.meta.url), 'utf8');
-const snippet = thisFile
-  .slice(thisFile.indexOf('// README:start') + 16, thisFile.indexOf('// README:end'))
-  .trim();
+const snippet = /\/\/ README:start\n([\s\S]*?)\/\/ README:end/.exec(thisFile)?.[1]?.trim();
 
 // README:start
 import { getLoopPaths, transitionCoverage } from 'loopchart/testing';
@@ -35,6 +33,7 @@ afterEach(() => {
 
 describe('the model-based-testing example', () => {
   it('is the README snippet, verbatim', () => {
+    expect(snippet).toMatch(/^import \{ getLoopPaths/);
     expect(readme).toContain(snippet);
   });
 

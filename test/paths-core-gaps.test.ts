@@ -1,0 +1,67 @@
+import { createLoopMachine, type LoopConfig, machineGraph } from 'loopchart';
+import { describe, expect, it } from 'vitest';
+
+// Core gaps found by the path tests: the machine holds branches that no run of its config can take,
+// although it is meant to hold only what the config can reach (so 100% coverage is demandable).
+// These tests fail until src/machines/loopMachine.ts is fixed; each names the change it needs.
+
+type Options = Omit<LoopConfig<string, string>, 'attempt' | 'validate'>;
+const graphOf = (options: Options) =>
+  machineGraph(
+    createLoopMachine<string, string>({
+      attempt: () => 'draft',
+      validate: () => ({ valid: true }),
+      ...options,
+    }),
+  );
+const keysOf = (options: Options) => graphOf(options).nodes.map((node) => node.key);
+
+describe('core gaps (reported to the lead)', () => {
+  it('with a fallback, routing ends in an unguarded → iteration_exhausted that hasFallback always pre-empts', () => {
+    // Needed: when settings.hasFallback, routing's last branch is `{ target: 'fallingBack' }`
+    // (no hasFallback guard, no fallthrough after it).
+    const routing = graphOf({ fallback: () => 'template' }).edges.filter(
+      (edge) => edge.source === 'loop.routing',
+    );
+    const last = routing.at(-1);
+    expect(routing.some((edge) => edge.guard === 'hasFallback') && last?.guard === undefined).toBe(
+      false,
+    );
+  });
+
+  it('with every step idempotent, unknown_outcome is a final state no transition enters', () => {
+    // Needed: `...(shape.hasNonIdempotentStep && { unknown_outcome: final('unknown_outcome') })`.
+    const graph = graphOf({ idempotent: true });
+    const entered = new Set(graph.edges.map((edge) => edge.target));
+    const unentered = graph.nodes.filter((node) => node.type === 'final' && !entered.has(node.id));
+    expect(unentered.map((node) => node.key)).toEqual([]);
+  });
+
+  it('with maxAttempts below stall.after, stalled is kept although too few validations can run', () => {
+    // Each validation follows an attempt (or a review edit), so without review stall needs
+    // min(maxRetries + 1, maxAttempts) >= stall.after. Needed in shapeOf: canStall uses that bound.
+    expect(keysOf({ maxRetries: 3, maxAttempts: 2 })).not.toContain('stalled');
+  });
+
+  it('with maxAttempts ≤ maxRetries, the retry budget can never be spent, yet iteration_exhausted is kept', () => {
+    // The ceiling stops the loop before the refine budget runs out, so routing's fallthrough
+    // (→ iteration_exhausted, or → fallingBack with a fallback) is unreachable. Needed in shapeOf:
+    // `canExhaust = maxAttempts > maxRetries`; without it the last refine branch can be
+    // `{ guard: 'withinCeiling', target: 'refining' }` followed by `{ target: 'ceiling_stop' }`.
+    expect(keysOf({ maxRetries: 3, maxAttempts: 2 })).not.toContain('iteration_exhausted');
+    expect(keysOf({ maxRetries: 3, maxAttempts: 3, fallback: () => 'template' })).not.toContain(
+      'fallingBack',
+    );
+  });
+
+  it('with maxAttempts 1, nothing can run a second attempt, yet refining and the re-attempt branches are kept', () => {
+    // Needed in shapeOf: `canRefine = maxRetries > 0 && maxAttempts > 1`, and no
+    // waitingToRetry → attempting (failedInAttempt) or attemptGate → attempting when maxAttempts is 1.
+    const graph = graphOf({ maxRetries: 2, maxAttempts: 1 });
+    expect(graph.nodes.map((node) => node.key)).not.toContain('refining');
+    const reattempts = graph.edges.filter(
+      (edge) => edge.target === 'loop.attempting' && edge.source !== 'loop.refining',
+    );
+    expect(reattempts.map((edge) => `${edge.source} if ${edge.guard ?? 'otherwise'}`)).toEqual([]);
+  });
+});
