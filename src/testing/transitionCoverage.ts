@@ -31,11 +31,9 @@ export function transitionCoverage(
     const id = transitionId(edge.source, edge.event, edge.order);
     byTransition.set(id, [...(byTransition.get(id) ?? []), edge]);
   }
-  const uncovered = [...byTransition]
-    .filter(([id]) => !taken.has(id))
-    .flatMap(([, edges]) => edges);
-  const covered =
-    byTransition.size - new Set(uncovered.map((e) => e.id.split(':').slice(0, 3).join(':'))).size;
+  const missed = [...byTransition.keys()].filter((id) => !taken.has(id));
+  const uncovered = missed.flatMap((id) => byTransition.get(id) ?? []);
+  const covered = byTransition.size - missed.length;
   const reached = new Set(paths.map((path) => path.status));
   const unreachedFinals = graph.nodes
     .filter((node) => node.type === 'final' && node.parent === graph.id && !reached.has(node.key))
