@@ -1,7 +1,7 @@
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
 import type { LoopContext } from '../machines/loopContext.js';
 import type { Verdict } from '../validation.js';
-import { type EventPolicy, onStallLane, SAME_DRAFT } from './stepEvents.js';
+import { type EventPolicy, offersEndings, onStallLane, SAME_DRAFT } from './stepEvents.js';
 
 /** The excursions a path took to reach a snapshot: how many, and which kinds. */
 interface Detours {
@@ -66,11 +66,7 @@ function keyOf(snapshot: AnyMachineSnapshot, detours: Detours, policy: EventPoli
   const { settings, retryCount } = context;
   const cost =
     settings.maxCost === null ? 0 : Math.min(1, context.cost / settings.maxCost).toFixed(2);
-  const endings =
-    policy.everyCycle ||
-    retryCount <= 1 ||
-    retryCount >= settings.maxRetries ||
-    snapshot.status === 'done';
+  const endings = offersEndings(context, policy) || snapshot.status === 'done';
   const counters = [retryCount, context.attempts, detours.count, endings ? detours.kinds : 0, cost];
   if (snapshot.status === 'done') {
     const failure = context.failure;

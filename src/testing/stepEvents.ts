@@ -13,7 +13,7 @@ import type { LoopContext } from '../machines/loopContext.js';
 import { clarificationRequest, emptyResult, withCost } from '../stepResults.js';
 import { parseVerdict } from '../validation.js';
 
-/** An event the path enumeration feeds the machine, with the label a path description shows. */
+/** An event the path enumeration feeds the machine (`labelOf` gives its label). */
 export interface ScriptedEvent {
   type: string;
   [key: string]: unknown;
@@ -64,10 +64,16 @@ export function sameFingerprint(context: LoopContext): string | undefined {
   return print;
 }
 
-/** Whether every validation so far saw the same draft with the same error (stall can follow). */
+/** Whether the last validation (if any) saw the same draft with the same error: a stall can follow. */
 export function onStallLane(context: LoopContext, policy: EventPolicy): boolean {
   if (!policy.canStall) return false;
   return context.stall.repeats === 0 || context.stall.fingerprint === sameFingerprint(context);
+}
+
+/** Whether this refine cycle offers every way of ending: the first two, the last, or all of them. */
+export function offersEndings(context: LoopContext, policy: EventPolicy): boolean {
+  const { retryCount, settings } = context;
+  return policy.everyCycle || retryCount <= 1 || retryCount >= settings.maxRetries;
 }
 
 /**
@@ -89,8 +95,7 @@ export function stepEvents(
   const costSpent = settings.maxCost !== null && context.cost >= settings.maxCost;
   const rest = settings.maxCost === null || costSpent ? null : settings.maxCost - context.cost;
   const lane = onStallLane(context, policy);
-  const endings =
-    policy.everyCycle || retryCount <= 1 || retryCount >= settings.maxRetries || atCeiling;
+  const endings = offersEndings(context, policy) || atCeiling;
   const free = detours < policy.detours && endings;
   const onlyQuestions = detours > policy.detours && !atCeiling && !costSpent;
   const mayRefine =
