@@ -33,16 +33,7 @@ const STEP_STATES: Record<string, string> = {
 const nameOf = (edge: GraphEdge) =>
   `${edge.source.split('.').pop()}: ${edge.guard ?? 'otherwise'} → ${edge.target.split('.').pop()}`;
 
-// Branches the core machine holds although no run can take them (see paths-core-gaps.test.ts,
-// reported to the lead). A config may leave these uncovered and nothing else.
-const FALLBACK_GAP = 'routing: otherwise → iteration_exhausted';
-const ALL_IDEMPOTENT_GAP = 'final unknown_outcome';
-
-async function proveEveryPath(
-  name: string,
-  options: Options,
-  { gaps = [], ...pathOptions }: LoopPathOptions & { gaps?: string[] } = {},
-) {
+async function proveEveryPath(name: string, options: Options, pathOptions: LoopPathOptions = {}) {
   const config = { ...steps, retryDelayMs: 0, ...options };
   const machine = createLoopMachine<unknown, unknown>(config);
   const bounds = resolveConfig(config);
@@ -53,14 +44,13 @@ async function proveEveryPath(
   console.log(
     `paths [${name}]: ${paths.length} ${pathOptions.paths ?? 'shortest'} paths replayed; ` +
       `${coverage.covered}/${coverage.total} transitions covered (${(coverage.ratio * 100).toFixed(1)}%); ` +
-      `${finals.length - coverage.unreachedFinals.length}/${finals.length} final states reached` +
-      (gaps.length ? `; reported core gaps: ${gaps.join(', ')}` : ''),
+      `${finals.length - coverage.unreachedFinals.length}/${finals.length} final states reached`,
   );
   const missed = [
     ...coverage.uncovered.map(nameOf),
     ...coverage.unreachedFinals.map((id) => `final ${id.split('.').pop()}`),
   ];
-  expect(missed.filter((gap) => !gaps.includes(gap))).toEqual([]);
+  expect(missed).toEqual([]);
   return { machine, paths };
 }
 
@@ -98,39 +88,33 @@ describe('every path of the loop, by retry budget', () => {
 });
 
 describe('every path of the loop, by feature', () => {
-  it.each<[string, Options, string[]]>([
-    ['fallback', { maxRetries: 2, fallback: () => 'template' }, [FALLBACK_GAP]],
-    ['fallback, maxRetries 0', { maxRetries: 0, fallback: () => 'template' }, [FALLBACK_GAP]],
-    ['stall on the verdict after 2', { maxRetries: 3, stall: { after: 2, on: 'verdict' } }, []],
-    ['no stall detection', { maxRetries: 3, stall: false }, []],
+  it.each<[string, Options]>([
+    ['fallback', { maxRetries: 2, fallback: () => 'template' }],
+    ['fallback, maxRetries 0', { maxRetries: 0, fallback: () => 'template' }],
+    ['stall on the verdict after 2', { maxRetries: 3, stall: { after: 2, on: 'verdict' } }],
+    ['no stall detection', { maxRetries: 3, stall: false }],
     [
       'transient retries, every step idempotent',
       { maxRetries: 1, idempotent: true, fallback: () => 'template' },
-      [FALLBACK_GAP, ALL_IDEMPOTENT_GAP],
     ],
     [
       'transient retries, only the attempt idempotent',
       { maxRetries: 1, idempotent: { attempt: true } },
-      [],
     ],
+    ['cost budget with fallback', { maxRetries: 2, maxCost: 10, fallback: () => 'template' }],
+    ['cost budget, maxRetries 0', { maxRetries: 0, maxCost: 4 }],
+    ['ceiling at the retry budget', { maxRetries: 3, maxAttempts: 4 }],
     [
-      'cost budget with fallback',
-      { maxRetries: 2, maxCost: 10, fallback: () => 'template' },
-      [FALLBACK_GAP],
+      'ceiling at the retry budget, with fallback',
+      { maxRetries: 3, maxAttempts: 3, fallback: () => 'template' },
     ],
-    ['cost budget, maxRetries 0', { maxRetries: 0, maxCost: 4 }, []],
-    ['ceiling at the retry budget', { maxRetries: 3, maxAttempts: 4 }, []],
+    ['a single attempt, retries configured', { maxRetries: 2, maxAttempts: 1 }],
     [
-      'ceiling below the retry budget',
-      { maxRetries: 3, maxAttempts: 2 },
-      [
-        'routing: isStalled → stalled',
-        'routing: otherwise → iteration_exhausted',
-        'final stalled',
-        'final iteration_exhausted',
-      ],
+      'a single attempt, with fallback and budget',
+      { maxRetries: 0, maxAttempts: 1, maxCost: 5, fallback: () => 'template' },
     ],
-    ['review before proceeding', { maxRetries: 1, review: { beforeProceed: true } }, []],
+    ['ceiling below the retry budget', { maxRetries: 3, maxAttempts: 2 }],
+    ['review before proceeding', { maxRetries: 1, review: { beforeProceed: true } }],
     [
       'review after failed validation, with stall and fallback',
       {
@@ -139,15 +123,13 @@ describe('every path of the loop, by feature', () => {
         stall: { after: 2 },
         fallback: () => 'template',
       },
-      [FALLBACK_GAP],
     ],
     [
       'review after failed validation, maxRetries 0',
       { maxRetries: 0, review: { afterFailedValidation: true } },
-      [],
     ],
-  ])('%s', async (name, options, gaps) => {
-    await proveEveryPath(name, options, { gaps });
+  ])('%s', async (name, options) => {
+    await proveEveryPath(name, options);
   });
 });
 

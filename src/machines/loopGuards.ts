@@ -51,7 +51,6 @@ export const loopGuards = {
 
   refineWouldPassCeiling: and(['hasRetriesLeft', not('withinCeiling')]),
   refineWouldPassCostBudget: and(['hasRetriesLeft', not('withinCostBudget')]),
-  fallbackWouldPassCostBudget: and(['hasFallback', not('withinCostBudget')]),
   ceilingReached: not('withinCeiling'),
   costBudgetSpent: not('withinCostBudget'),
 

@@ -7,6 +7,7 @@ import { buildOutcome } from './buildOutcome.js';
 import { initialContext, type LoopContext } from './loopContext.js';
 import type { LoopEvent } from './loopEvents.js';
 import { loopGuards } from './loopGuards.js';
+import { shapeOf } from './loopShape.js';
 import * as update from './loopUpdates.js';
 import { type StepInput, stepActors } from './stepActors.js';
 
@@ -175,16 +176,20 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
               guard: 'refineWouldPassCostBudget' as const,
               target: 'budget_stop' as const,
             }),
+            // without canExhaust, the ceiling always comes first, so this guard always holds here
             {
               guard: 'hasRetriesLeft' as const,
               target: 'refining' as const,
               actions: 'countRetry' as const,
             },
           ),
+          ...when(!shape.canReattempt && settings.maxRetries > 0, {
+            target: 'ceiling_stop' as const,
+          }),
           ...when(
-            settings.hasFallback,
+            shape.canFallBack,
             ...when(shape.hasBudget, {
-              guard: 'fallbackWouldPassCostBudget' as const,
+              guard: 'costBudgetSpent' as const,
               target: 'budget_stop' as const,
             }),
             {
@@ -193,7 +198,9 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
               actions: decide('fallback'),
             },
           ),
-          { target: 'iteration_exhausted' },
+          ...when(shape.canExhaust && !shape.canFallBack, {
+            target: 'iteration_exhausted' as const,
+          }),
         ],
       },
       ...(shape.canRefine && {
@@ -208,7 +215,7 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
           },
         },
       }),
-      ...(settings.hasFallback && {
+      ...(shape.canFallBack && {
         fallingBack: {
           entry: 'startFallback',
           invoke: {
@@ -227,7 +234,7 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
             guard: 'hasUnknownEffect' as const,
             target: 'unknown_outcome' as const,
           }),
-          ...when(settings.hasFallback, {
+          ...when(shape.canFallBack, {
             guard: 'failedInFallback' as const,
             target: 'iteration_exhausted' as const,
           }),
@@ -249,7 +256,10 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
           src: 'retryDelay',
           input: ({ context }) => ({ until: context.retryAt ?? 0 }),
           onDone: [
-            { guard: 'failedInAttempt', target: 'attempting' },
+            ...when(shape.canReattempt, {
+              guard: 'failedInAttempt' as const,
+              target: 'attempting' as const,
+            }),
             ...when(shape.canRefine, {
               guard: 'failedInRefine' as const,
               target: 'refining' as const,
@@ -259,14 +269,16 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
         },
       },
       attemptGate: {
-        always: [
-          { guard: 'ceilingReached', target: 'ceiling_stop' },
-          ...when(shape.hasBudget, {
-            guard: 'costBudgetSpent' as const,
-            target: 'budget_stop' as const,
-          }),
-          { target: 'attempting' },
-        ],
+        always: shape.canReattempt
+          ? [
+              { guard: 'ceilingReached', target: 'ceiling_stop' },
+              ...when(shape.hasBudget, {
+                guard: 'costBudgetSpent' as const,
+                target: 'budget_stop' as const,
+              }),
+              { target: 'attempting' },
+            ]
+          : [{ target: 'ceiling_stop' }],
       },
       awaitingClarification: {
         tags: ['waitsForHuman'],
@@ -288,14 +300,14 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
         },
       }),
       proceed: final('proceed'),
-      ...(settings.hasFallback && { fallback: final('fallback') }),
+      ...(shape.canFallBack && { fallback: final('fallback') }),
       terminate_with_partial: final('terminate_with_partial'),
-      iteration_exhausted: final('iteration_exhausted'),
+      ...(shape.canExhaust && { iteration_exhausted: final('iteration_exhausted') }),
       ...(shape.canStall && { stalled: final('stalled') }),
       policy_stop: final('policy_stop'),
       permanent_failure: final('permanent_failure'),
       retry_exhausted: final('retry_exhausted'),
-      unknown_outcome: final('unknown_outcome'),
+      ...(shape.hasNonIdempotentStep && { unknown_outcome: final('unknown_outcome') }),
       ceiling_stop: final('ceiling_stop'),
       ...(shape.hasBudget && { budget_stop: final('budget_stop') }),
       empty: final('empty'),
@@ -307,19 +319,6 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
 
 function outputOf(event: { type: string }): unknown {
   return (event as { output?: unknown }).output;
-}
-
-/** Which optional parts of the chart a config can reach. */
-export function shapeOf(settings: LoopSettings) {
-  const { review, stall, maxRetries } = settings;
-  return {
-    canRefine: maxRetries > 0,
-    canStall: stall !== null && (maxRetries + 1 >= stall.after || review.afterFailedValidation),
-    hasBudget: settings.maxCost !== null,
-    hasNonIdempotentStep: Object.values(settings.idempotent).some((idempotent) => !idempotent),
-    hasReview: review.beforeProceed || review.afterFailedValidation,
-    review,
-  };
 }
 
 /** The machine `createLoopMachine` returns. */

@@ -1,9 +1,8 @@
 import { createLoopMachine, type LoopConfig, machineGraph } from 'loopchart';
 import { describe, expect, it } from 'vitest';
 
-// Core gaps found by the path tests: the machine holds branches that no run of its config can take,
-// although it is meant to hold only what the config can reach (so 100% coverage is demandable).
-// These tests fail until src/machines/loopMachine.ts is fixed; each names the change it needs.
+// The machine holds only what its config can reach, so 100% transition coverage is demandable.
+// Each test pins a gap the path tests once found (a branch or final state no run could take).
 
 type Options = Omit<LoopConfig<string, string>, 'attempt' | 'validate'>;
 const graphOf = (options: Options) =>
@@ -16,7 +15,7 @@ const graphOf = (options: Options) =>
   );
 const keysOf = (options: Options) => graphOf(options).nodes.map((node) => node.key);
 
-describe('core gaps (reported to the lead)', () => {
+describe('the machine holds only what its config can reach', () => {
   it('with a fallback, routing ends in an unguarded → iteration_exhausted that hasFallback always pre-empts', () => {
     // Needed: when settings.hasFallback, routing's last branch is `{ target: 'fallingBack' }`
     // (no hasFallback guard, no fallthrough after it).
