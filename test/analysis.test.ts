@@ -8,7 +8,7 @@ import {
   UnboundedLoopError,
 } from 'loopchart';
 import { describe, expect, it } from 'vitest';
-import { and, assign, fromPromise, not, setup } from 'xstate';
+import { and, assign, createMachine, fromPromise, not, setup } from 'xstate';
 
 const work = fromPromise(async () => 'done');
 const cyclesOf = (machine: Parameters<typeof findUnboundedCycles>[0]) =>
@@ -267,6 +267,31 @@ describe('assertBoundedLoops on every machine loopchart builds', () => {
     });
     expect(cyclesOf(unmarked)).toEqual([
       'loop.attempting → loop.validating → loop.routing → loop.refining',
+    ]);
+  });
+});
+
+describe('targetless transitions', () => {
+  it('a root-level handler without a target moves nowhere, so it closes no cycle', () => {
+    const machine = createMachine({
+      initial: 'working',
+      on: { 'xstate.done.actor.*': { actions: () => {} } },
+      states: {
+        working: { always: { guard: () => false, target: 'finishing' } },
+        finishing: { after: { 10: 'done' } },
+        done: { type: 'final' },
+      },
+    });
+    expect(findUnboundedCycles(machine)).toEqual([]);
+  });
+
+  it('a targetless always transition still spins, and is reported', () => {
+    const machine = createMachine({
+      initial: 'spinning',
+      states: { spinning: { always: { guard: () => true, actions: () => {} } } },
+    });
+    expect(findUnboundedCycles(machine).map((cycle) => cycle.states)).toEqual([
+      ['(machine).spinning'],
     ]);
   });
 });

@@ -36,7 +36,8 @@ export function findUnboundedCycles(
   const successors: number[][] = leaves.ids.map(() => []);
   const via = new Map<string, GraphEdge>();
   for (const edge of edges) {
-    if (edge.budget) continue;
+    // a targetless transition stays in whatever leaf is active, unless it is eventless (a spin)
+    if (edge.budget || (edge.targetless && edge.kind !== 'always')) continue;
     for (const from of leaves.sourcesOf(edge)) {
       if (edge.kind === 'event' && !edge.event.startsWith('xstate.') && leaves.waits(from)) {
         continue;

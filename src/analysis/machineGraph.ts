@@ -44,6 +44,8 @@ export interface GraphEdge {
   /** The index among the source's transitions for this event (the order guards are tried in). */
   order: number;
   reenter?: boolean;
+  /** The transition has no target: it runs actions and leaves the active states as they are. */
+  targetless?: boolean;
 }
 
 /** A machine's states and transitions, `always` included. */
@@ -156,6 +158,7 @@ function toEdges(
     actions: transition.actions.map(actionName),
     order,
     ...(transition.reenter ? { reenter: true } : {}),
+    ...(transition.target?.length ? {} : { targetless: true }),
   }));
 }
 
