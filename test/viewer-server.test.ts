@@ -5,6 +5,7 @@ import { createWebSocketInspector } from '@statelyai/inspect';
 import { runLoop } from 'loopchart';
 import { connectToViewer, type RunView, type RunViewer, startViewer } from 'loopchart/viewer';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WebSocket } from 'ws';
 import {
   exhaustingLoop,
   openHandles,
@@ -193,22 +194,72 @@ describe('the run viewer server', () => {
     inspector.stop();
   });
 
-  it('streams charts and runs to a watching page over /watch', async () => {
-    const watcher = await openSocket(`ws://127.0.0.1:${viewer.port}/watch`, {
-      origin: `http://127.0.0.1:${viewer.port}`,
-    });
-    const messages: Array<{ type: string; run?: RunView }> = [];
-    watcher.on('message', (data) => messages.push(JSON.parse(String(data))));
+  it('streams charts and runs to a watching page over /watch, each chart before the runs drawn with it', async () => {
+    const { watcher, messages } = await watch(viewer);
     await runReported(viewer.inspectUrl, exhaustingLoop(1), 'q');
+    const ours = () => messages.filter((m) => m.run?.id === viewer.runs().at(-1)?.id);
     await vi.waitFor(
-      () => expect(messages.some((m) => m.run?.status === 'done' && m.run.chartId)).toBe(true),
+      () =>
+        expect(ours().at(-1)?.run).toMatchObject({ status: 'done', chartId: expect.any(String) }),
       LAYOUT_WAIT,
     );
-    const types = messages.map((m) => m.type);
-    expect(types.indexOf('chart')).toBeGreaterThanOrEqual(0);
+    const chartId = ours().at(-1)?.run?.chartId;
+    const firstChart = messages.findIndex((m) => m.type === 'chart' && m.id === chartId);
+    const firstDrawn = messages.findIndex((m) => m.run?.chartId === chartId);
+    expect(firstChart).toBeGreaterThanOrEqual(0);
+    expect(firstChart).toBeLessThan(firstDrawn);
+    expect(messages.filter((m) => m.type === 'chart' && m.id === chartId)).toHaveLength(1);
     watcher.close();
   });
+
+  it('sends a page at most one update per run every 100 ms, the latest view winning, the end at once', async () => {
+    const fresh = await startViewer({ port: 0 });
+    try {
+      const { watcher, messages } = await watch(fresh);
+      const reporter = await openSocket(fresh.inspectUrl);
+      const root = { sessionId: 'x:0', rootId: 'x:0' };
+      const snapshot = (status: string) =>
+        JSON.stringify({
+          type: '@xstate.snapshot',
+          ...root,
+          event: { type: 'tick' },
+          snapshot: { status, value: 'working', context: {} },
+        });
+      const started = performance.now();
+      reporter.send(snapshot('active'));
+      for (let i = 0; i < 300; i += 1) {
+        reporter.send(JSON.stringify({ type: '@xstate.event', ...root, event: { type: `e${i}` } }));
+      }
+      reporter.send(snapshot('done'));
+      await vi.waitFor(() => expect(messages.at(-1)?.run?.status).toBe('done'), LAYOUT_WAIT);
+      const elapsed = performance.now() - started;
+      const updates = messages.filter((m) => m.type === 'run');
+      expect(updates.at(-1)?.run?.eventCount).toBe(302);
+      expect(updates[0]?.run?.eventCount).toBe(1); // the first change goes out at once
+      // one at once, then at most one per window while it changed, and the end at once
+      expect(updates.length).toBeLessThanOrEqual(2 + Math.ceil(elapsed / 100));
+      expect(updates.length).toBeLessThan(30);
+      reporter.close();
+      watcher.close();
+    } finally {
+      await fresh.close();
+    }
+  });
 });
+
+/** Watches a viewer like its page does, recording every message from the first one. */
+async function watch(at: RunViewer) {
+  const watcher = new WebSocket(`ws://127.0.0.1:${at.port}/watch`, {
+    headers: { origin: `http://127.0.0.1:${at.port}` },
+  });
+  const messages: Array<{ type: string; id?: string; run?: RunView }> = [];
+  watcher.on('message', (data) => messages.push(JSON.parse(String(data))));
+  await new Promise((resolve, reject) => {
+    watcher.once('open', resolve);
+    watcher.once('error', reject);
+  });
+  return { watcher, messages };
+}
 
 describe('connectToViewer', () => {
   it('tries once when no viewer listens: ready is false, one error, no retry, nothing left open', async () => {

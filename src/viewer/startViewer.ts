@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { ChartLayout } from './ChartLayout.js';
+import { coalesceUpdates } from './coalesceUpdates.js';
 import { graphFromDefinition } from './graphFromDefinition.js';
 import { layoutChart } from './layoutChart.js';
 import { renderPage } from './page/renderPage.js';
@@ -44,7 +45,8 @@ const MAX_WATCHER_BACKLOG = 16 * 1024 * 1024;
 /**
  * Serves the run viewer: the page on `/`, a WebSocket for loops to report to (any other path, in
  * `@statelyai/inspect`'s format), and `/watch` for the page. Binds 127.0.0.1 unless told otherwise.
- * Malformed messages are ignored; memory is bounded (`maxRuns`, `maxEventsPerRun`).
+ * Malformed messages are ignored; memory is bounded (`maxRuns`, `maxEventsPerRun`). Pages get each
+ * run's latest view at most every 100 ms while it changes, and at once when its status changes.
  * @example const viewer = await startViewer({ port: 0 });
  *          const connection = connectToViewer(viewer.inspectUrl);
  */
@@ -57,21 +59,29 @@ export async function startViewer(options: ViewerOptions = {}): Promise<RunViewe
   let port = 0;
   const page = renderPage({ mode: 'live', watchPath: WATCH_PATH }, 'loopchart run viewer');
 
-  const send = (watcher: WebSocket, message: unknown) => {
+  const send = (watcher: WebSocket, text: string) => {
     if (watcher.bufferedAmount > MAX_WATCHER_BACKLOG) watcher.terminate();
-    else watcher.send(JSON.stringify(message));
+    else watcher.send(text);
   };
-  const publish = async (run: RunView, watcher?: WebSocket) => {
-    const layout = run.chartId === undefined ? undefined : await charts.get(run.chartId);
-    for (const [socket, sent] of watcher ? [[watcher, watchers.get(watcher)] as const] : watchers) {
+  /** Sends a run's latest view (and its chart, the first time) to every page, or to `only`. */
+  const publish = async (runId: string, only?: WebSocket) => {
+    const chartId = store.get(runId)?.chartId;
+    const layout = chartId === undefined ? undefined : await charts.get(chartId);
+    const run = store.get(runId);
+    if (!run) return;
+    const text = JSON.stringify({ type: 'run', run });
+    let chart: string | undefined;
+    for (const [socket, sent] of only ? [[only, watchers.get(only)] as const] : watchers) {
       if (!sent) continue;
-      if (run.chartId && layout && !(layout instanceof Error) && !sent.has(run.chartId)) {
-        sent.add(run.chartId);
-        send(socket, { type: 'chart', id: run.chartId, layout });
+      if (chartId && layout && !(layout instanceof Error) && !sent.has(chartId)) {
+        sent.add(chartId);
+        chart ??= JSON.stringify({ type: 'chart', id: chartId, layout });
+        send(socket, chart);
       }
-      send(socket, { type: 'run', run });
+      send(socket, text);
     }
   };
+  const updates = coalesceUpdates((runId) => void publish(runId));
   const chartFor = (definition: string) => {
     const id = createHash('sha256').update(definition).digest('hex').slice(0, 16);
     if (!charts.has(id)) {
@@ -89,9 +99,12 @@ export async function startViewer(options: ViewerOptions = {}): Promise<RunViewe
     const message = parseInspection(text);
     if (!message) return;
     const { run, definition, evicted } = store.ingest(source, message);
-    for (const id of evicted)
-      for (const watcher of watchers.keys()) send(watcher, { type: 'removed', id });
-    void publish(run);
+    for (const id of evicted) {
+      updates.forget(id);
+      const removed = JSON.stringify({ type: 'removed', id });
+      for (const watcher of watchers.keys()) send(watcher, removed);
+    }
+    updates.changed(run.id, run.status);
     if (definition === undefined) return;
     const { id, chart } = chartFor(definition);
     void chart.then((layout) => {
@@ -99,7 +112,7 @@ export async function startViewer(options: ViewerOptions = {}): Promise<RunViewe
         run.id,
         layout instanceof Error ? { chartError: layout.message.slice(0, 300) } : { chartId: id },
       );
-      if (updated) void publish(updated);
+      if (updated) updates.changed(updated.id, updated.status);
     });
   };
 
@@ -145,7 +158,7 @@ export async function startViewer(options: ViewerOptions = {}): Promise<RunViewe
       if (isWatcher) {
         watchers.set(ws, new Set());
         ws.on('close', () => watchers.delete(ws));
-        for (const view of store.list()) void publish(view, ws);
+        for (const view of store.list()) void publish(view.id, ws);
         return;
       }
       connections += 1;
@@ -154,7 +167,7 @@ export async function startViewer(options: ViewerOptions = {}): Promise<RunViewe
         if (!isBinary) report(source, data.toString());
       });
       ws.on('close', () => {
-        for (const view of store.disconnect(source)) void publish(view);
+        for (const view of store.disconnect(source)) updates.changed(view.id, view.status);
       });
     });
   });
@@ -176,6 +189,7 @@ export async function startViewer(options: ViewerOptions = {}): Promise<RunViewe
     port,
     runs: () => store.list(),
     close: async () => {
+      updates.stop();
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       server.closeAllConnections();

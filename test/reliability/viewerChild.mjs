@@ -2,7 +2,7 @@
  * Child process of viewerLoad.test.ts: `node --expose-gc viewerChild.mjs <compiled library>/`.
  * Starts the run viewer on a free port and prints `{ url, inspectUrl }`. Then answers one JSON
  * line per stdin command: `heap` (settled heap and external memory), `stats` (what the store
- * holds, and how many messages it sent to watching pages), `close` (closes the viewer and
+ * holds, each run's state and event count, and how many messages it sent to watching pages), `close` (closes the viewer and
  * reports what is still open; the process must then exit by itself).
  */
 import { writeSync } from 'node:fs';
@@ -42,11 +42,16 @@ function openResources() {
   return resources;
 }
 
+/** What the page's run list shows as a run's state: its outcome's status, else the actor's. */
+const stateOf = (run) => (typeof run.output?.status === 'string' ? run.output.status : run.status);
+
 function stats() {
   const runs = viewer.runs();
   return {
     runs: runs.length,
     ids: runs.map((run) => run.id),
+    states: Object.fromEntries(runs.map((run) => [run.id, stateOf(run)])),
+    eventCounts: Object.fromEntries(runs.map((run) => [run.id, run.eventCount])),
     events: runs.reduce((sum, run) => sum + run.eventCount, 0),
     dropped: runs.reduce((sum, run) => sum + run.droppedEvents, 0),
     sentToWatchers,

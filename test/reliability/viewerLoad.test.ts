@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  CATCH_UP_LIMIT_MS,
   MALFORMED_EVERY,
   RATE,
   REPORTERS,
@@ -17,7 +18,7 @@ const PEAK_BUDGET = SETTLED_BUDGET + 16 * MiB;
 describe(`the run viewer under ${RATE} inspection events per second for ${SECONDS} s`, () => {
   let result: ViewerLoadResult;
   beforeAll(async () => {
-    result = await runViewerLoad('viewer-load', false);
+    result = await runViewerLoad('viewer-load');
   }, 120_000);
 
   it(`is fed by ${REPORTERS} reporters, each with a run in flight, at the full rate`, () => {
@@ -41,6 +42,22 @@ describe(`the run viewer under ${RATE} inspection events per second for ${SECOND
     expect(result.load.malformed).toBeGreaterThanOrEqual((RATE * SECONDS) / MALFORMED_EVERY);
     expect(result.stats.ids.filter((id) => id.includes('junk'))).toEqual([]);
     expect(result.stats.polluted).toBe(false);
+  });
+
+  it('sends a watching page each run at most every 100 ms, not every event', () => {
+    // about 3 messages a run (its first change, one per window, its end) and one per eviction
+    expect(result.stats.sentToWatchers).toBeLessThan(result.load.sent / 4);
+  });
+
+  it('a connected page keeps up: never dropped, it receives every message the server sent it', () => {
+    expect(result.page.closes).toBe(0);
+    expect(result.page.messages).toBe(result.stats.sentToWatchers);
+  });
+
+  it(`once the load stops, the page shows exactly the server's runs and their latest state within ${CATCH_UP_LIMIT_MS / 1000} s`, () => {
+    expect(result.catchUpMs).toBeLessThan(CATCH_UP_LIMIT_MS);
+    expect(result.page.listed.some((id) => id.endsWith(`/${result.load.lastRoot}`))).toBe(true);
+    expect(result.page.listed).toHaveLength(100);
   });
 
   it('a watching page meanwhile throws no error and its Object.prototype stays clean', () => {

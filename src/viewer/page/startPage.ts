@@ -41,7 +41,7 @@ export function startPage(kit: Kit, boot: PageBoot): void {
         button.addEventListener('click', () => {
           follow = false;
           selected = run.id;
-          render();
+          invalidate(true, true);
         });
         return h('li', { 'data-run': run.id }, button);
       }),
@@ -65,21 +65,38 @@ export function startPage(kit: Kit, boot: PageBoot): void {
     const layout = run.chartId === undefined ? undefined : charts.get(run.chartId);
     panel.replaceChildren(kit.drawRun(kit, run, layout));
   };
-  const render = () => {
-    renderList();
-    renderRun();
+  // Messages can arrive far faster than a screen refreshes: draw at most once per frame, and only
+  // what changed (the list, the selected run's panel).
+  let listChanged = false;
+  let runChanged = false;
+  let frame = false;
+  const draw = () => {
+    frame = false;
+    if (listChanged) renderList();
+    if (runChanged) renderRun();
+    listChanged = false;
+    runChanged = false;
+  };
+  const invalidate = (list: boolean, run: boolean) => {
+    listChanged ||= list;
+    runChanged ||= run;
+    if (frame) return;
+    frame = true;
+    requestAnimationFrame(draw);
   };
   const upsert = (run: RunView) => {
     const isNew = !runs.has(run.id);
     runs.set(run.id, run);
-    if (selected === undefined || (follow && isNew)) selected = run.id;
+    const select = selected === undefined || (follow && isNew);
+    if (select) selected = run.id;
+    invalidate(true, select || run.id === selected);
   };
 
+  invalidate(true, true);
   if (boot.mode === 'static') {
     for (const [id, layout] of Object.entries(boot.charts)) charts.set(id, layout);
     for (const run of boot.runs) upsert(run);
     connection.textContent = 'static report';
-    render();
     return;
   }
 
@@ -92,6 +109,11 @@ export function startPage(kit: Kit, boot: PageBoot): void {
       delay = 500;
       connection.textContent = 'live';
       connection.className = 'live';
+      // The server now sends every run and chart it holds: forget what it dropped while we were away.
+      runs.clear();
+      charts.clear();
+      if (follow) selected = undefined;
+      invalidate(true, true);
     });
     socket.addEventListener('message', (message) => {
       let data: { type?: unknown; id?: unknown; layout?: ChartLayout; run?: RunView };
@@ -100,14 +122,16 @@ export function startPage(kit: Kit, boot: PageBoot): void {
       } catch {
         return;
       }
-      if (data.type === 'chart' && typeof data.id === 'string' && data.layout)
+      if (data.type === 'chart' && typeof data.id === 'string' && data.layout) {
         charts.set(data.id, data.layout);
-      else if (data.type === 'run' && data.run) upsert(data.run);
+        invalidate(false, selected !== undefined && runs.get(selected)?.chartId === data.id);
+      } else if (data.type === 'run' && data.run) upsert(data.run);
       else if (data.type === 'removed' && typeof data.id === 'string') {
         runs.delete(data.id);
-        if (selected === data.id) selected = undefined;
-      } else return;
-      render();
+        const wasSelected = selected === data.id;
+        if (wasSelected) selected = undefined;
+        invalidate(true, wasSelected);
+      }
     });
     socket.addEventListener('close', () => {
       connection.textContent = 'disconnected, retrying…';
@@ -116,6 +140,5 @@ export function startPage(kit: Kit, boot: PageBoot): void {
       delay = Math.min(delay * 2, 5000);
     });
   };
-  render();
   connect();
 }

@@ -16,8 +16,10 @@ export const SECONDS = 10;
 export const REPORTERS = 5;
 /** One malformed message after every this many events (on top of the rate). */
 export const MALFORMED_EVERY = 20;
-/** How long a page may take to list exactly the server's runs once the load stopped. */
-export const CATCH_UP_LIMIT_MS = 30_000;
+/** How long a page may take to show the server's state once the load stopped (a bound, not a target). */
+export const CATCH_UP_LIMIT_MS = 5_000;
+/** How long to keep polling for it, so that a slow catch-up is still measured. */
+const POLL_LIMIT_MS = 15_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -91,20 +93,39 @@ export interface ViewerLoadResult {
   baseline: ViewerMemory;
   settled: ViewerMemory;
   stats: ViewerStats;
+  /** What the page had received when the load stopped, of what the server had sent it. */
+  atStop: { sentToPage: number; received: number };
   page: PageStats;
   pageErrors: string[];
-  /** Infinity when the page did not list exactly the server's runs within the limit. */
+  /** From the last event sent until the page showed the server's final state; Infinity if never. */
   catchUpMs: number;
   closed: Awaited<ReturnType<ViewerProcess['close']>>;
   viewerStderr: string;
 }
 
 /**
- * The whole scenario: the viewer in its own process (compiled from `src`), a Chromium page
- * watching it, `REPORTERS` sockets feeding it. With `waitForPage`, waits (up to the limit) until
- * the page lists exactly the runs the server holds; otherwise only until the server is idle.
+ * The page shows what the server holds: it got every message the server sent it, lists exactly the
+ * server's runs with the state the server has for each, and its panel shows the selected run's
+ * latest event count.
  */
-export async function runViewerLoad(name: string, waitForPage: boolean): Promise<ViewerLoadResult> {
+export function pageShowsServer(stats: ViewerStats, page: PageStats): boolean {
+  const ids = Object.keys(stats.states).sort();
+  return (
+    page.messages === stats.sentToWatchers &&
+    JSON.stringify(page.listed.slice().sort()) === JSON.stringify(ids) &&
+    ids.every((id) => page.states[id] === stats.states[id]) &&
+    page.shown !== undefined &&
+    page.shown.events === stats.eventCounts[page.shown.id]
+  );
+}
+
+/**
+ * The whole scenario: the viewer in its own process (compiled from `src`), a Chromium page
+ * watching it, `REPORTERS` sockets feeding it. Once the load stops, polls both every 50 ms until
+ * the page has shown the server's state for 300 ms while the server sent nothing new; the catch-up
+ * is when that streak began.
+ */
+export async function runViewerLoad(name: string): Promise<ViewerLoadResult> {
   const libraryDir = compileLibrary(name);
   const viewer = await startViewerProcess(libraryDir);
   const watched = await openWatchedPage(viewer.url);
@@ -117,28 +138,31 @@ export async function runViewerLoad(name: string, waitForPage: boolean): Promise
     const load = await drive(sockets, recorded, viewer);
     const sentAt = performance.now();
     for (const socket of sockets) socket.close();
+    let page = await watched.stats(); // the page first: it cannot have received what was not sent
     let stats = await viewer.stats();
-    let page = await watched.stats();
+    const atStop = { sentToPage: stats.sentToWatchers, received: page.messages };
     let catchUpMs = Number.POSITIVE_INFINITY;
-    // Idle: the server's store (and, waiting for the page, what the page got) stopped changing.
-    for (let last = ''; performance.now() - sentAt < CATCH_UP_LIMIT_MS; await sleep(250)) {
+    // A streak of polls in which the page showed the server's state and the server sent nothing.
+    let streak: { since: number; server: string } | undefined;
+    for (;;) {
       stats = await viewer.stats();
       page = await watched.stats();
-      const listsAll =
-        page.listed.length === stats.ids.length &&
-        stats.ids.every((id) => page.listed.includes(id));
-      const now = waitForPage ? `${stats.events}/${page.messages}/${listsAll}` : `${stats.events}`;
-      if (now === last && (listsAll || !waitForPage)) {
-        if (listsAll) catchUpMs = performance.now() - sentAt - 250;
+      const at = performance.now() - sentAt;
+      const server = `${stats.events}/${stats.sentToWatchers}`;
+      if (!pageShowsServer(stats, page)) streak = undefined;
+      else if (streak?.server !== server) streak = { since: at, server };
+      else if (at - streak.since >= 300) {
+        catchUpMs = streak.since;
         break;
       }
-      last = now;
+      if (at > POLL_LIMIT_MS) break;
+      await sleep(50);
     }
     await watched.close(); // its socket's backlog goes with it: what stays is the store
     await sleep(200);
     const settled = await viewer.memory();
     const closed = await viewer.close(10_000);
-    const result = { load, baseline, settled, stats, page, catchUpMs, closed };
+    const result = { load, baseline, settled, stats, atStop, page, catchUpMs, closed };
     recordFigures(name, summary(result));
     return { ...result, pageErrors: watched.errors, viewerStderr: viewer.stderr() };
   } finally {
@@ -162,7 +186,7 @@ function summary({
     runsHeld: stats.runs,
     eventsDropped: stats.dropped,
     sentToPage: stats.sentToWatchers,
-    page: { ...page, listed: page.listed.length },
+    page: { ...page, listed: page.listed.length, states: undefined },
     catchUpMs: Number.isFinite(catchUpMs) ? Math.round(catchUpMs) : 'not within the limit',
   };
 }

@@ -8,6 +8,9 @@ const script = fileURLToPath(new URL('../viewerChild.mjs', import.meta.url));
 export interface ViewerStats {
   runs: number;
   ids: string[];
+  /** Each run's state as the page's list shows it (outcome status, else actor status). */
+  states: Record<string, string>;
+  eventCounts: Record<string, number>;
   events: number;
   dropped: number;
   /** Messages the viewer sent to watching pages. */

@@ -15,8 +15,11 @@ export interface PageStats {
   /** Main-thread time the page spent in tasks and in scripts (DevTools Performance metrics). */
   taskMs: number;
   scriptMs: number;
-  /** The run ids the page lists. */
+  /** The run ids the page lists, and the state each shows. */
   listed: string[];
+  states: Record<string, string>;
+  /** The run drawn in the panel, and the inspection event count its panel shows. */
+  shown: { id: string; events: number } | undefined;
   /** `({}).polluted` and Object.prototype's own enumerable keys, in the page. */
   pollutedKeys: string[];
 }
@@ -75,12 +78,27 @@ export async function openWatchedPage(url: string) {
       ...(await page.evaluate(() => ({
         ...(
           window as unknown as {
-            __loopchartStats: Omit<PageStats, 'listed' | 'pollutedKeys' | 'taskMs' | 'scriptMs'>;
+            __loopchartStats: Pick<PageStats, 'messages' | 'chars' | 'closes' | 'maxLagMs'>;
           }
         ).__loopchartStats,
         listed: [...document.querySelectorAll('li[data-run]')].map(
           (li) => li.getAttribute('data-run') ?? '',
         ),
+        states: Object.fromEntries(
+          [...document.querySelectorAll('li[data-run]')].map((li) => [
+            li.getAttribute('data-run') ?? '',
+            li.querySelector('.state')?.textContent ?? '',
+          ]),
+        ),
+        shown: (() => {
+          const run = document.querySelector('article.run');
+          const heading = [...(run?.querySelectorAll('h3') ?? [])].find((h) =>
+            h.textContent?.startsWith('Inspection events ('),
+          );
+          const events = /\((\d+)/.exec(heading?.textContent ?? '')?.[1];
+          const id = run?.getAttribute('data-run');
+          return id && events ? { id, events: Number(events) } : undefined;
+        })(),
         pollutedKeys: [
           ...Object.keys(Object.prototype),
           ...(({} as { polluted?: unknown }).polluted === undefined ? [] : ['polluted']),
