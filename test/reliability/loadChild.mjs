@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { settledHeap } from './settledHeap.mjs';
 
 const [libraryPath, loopsArg = '10000'] = process.argv.slice(2);
-const { createLoopMachine, runLoopMachine, transientFailure, withCost, emptyResult } = await import(
+const { runLoop, transientFailure, withCost, emptyResult } = await import(
   pathToFileURL(libraryPath).href
 );
 
@@ -17,7 +17,7 @@ const never = () => new Promise(() => {});
 const correctable = (message) => ({ valid: false, error: { severity: 'correctable', message } });
 const valid = { valid: true };
 
-/** The mix, one machine per kind (built once, run many times, as a server would). */
+/** The mix: one config object per kind, passed to runLoop for every run (as a server would). */
 const kinds = [
   // proceeds after two refine cycles
   { validate: (_, ctx) => (ctx.attempt < 3 ? correctable(`fix ${ctx.attempt}`) : valid) },
@@ -52,11 +52,7 @@ const kinds = [
   // honestly empty
   { attempt: () => emptyResult('nothing matches'), validate: () => valid },
 ].map(({ abortAfterMs, ...config }) => ({
-  machine: createLoopMachine({
-    attempt: (ctx) => `draft ${ctx.attempt}`,
-    retryDelayMs: 0,
-    ...config,
-  }),
+  config: { attempt: (ctx) => `draft ${ctx.attempt}`, retryDelayMs: 0, ...config },
   abortAfterMs,
 }));
 
@@ -64,7 +60,7 @@ let inFlight = 0;
 let peakInFlight = 0;
 
 async function runOne(index) {
-  const { machine, abortAfterMs } = kinds[index % kinds.length];
+  const { config, abortAfterMs } = kinds[index % kinds.length];
   const controller = new AbortController();
   const timer =
     abortAfterMs === undefined
@@ -73,7 +69,7 @@ async function runOne(index) {
   inFlight += 1;
   peakInFlight = Math.max(peakInFlight, inFlight);
   try {
-    return (await runLoopMachine(machine, `task ${index}`, { signal: controller.signal })).status;
+    return (await runLoop(config, `task ${index}`, { signal: controller.signal })).status;
   } finally {
     inFlight -= 1;
     clearTimeout(timer);

@@ -43,7 +43,7 @@ describe('B1: an abort reason whose getters throw (abortOnSignal.ts abortReason)
     expect(result).toMatchObject({ outcome: { status: 'aborted' } });
   });
 
-  it('aborted later: the loop ends as aborted (today: an uncaught exception, and it never ends)', async () => {
+  it('aborted later: the loop ends as aborted (before the fix: an uncaught exception, and it never ended)', async () => {
     const controller = new AbortController();
     const run = runLoop({ attempt: never, validate: () => valid }, 'x', {
       signal: controller.signal,

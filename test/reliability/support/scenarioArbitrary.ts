@@ -1,54 +1,20 @@
 import { fc } from '@fast-check/vitest';
 import {
+  ABORT_REASONS,
+  FORGED_FAILURE_TAGS,
+  FORGED_RESULT_TAGS,
+  OPTIONS_TAGS,
+  QUESTION_TAGS,
+  type QuestionTag,
+} from './forgedValues.js';
+import {
   CANDIDATE_TAGS,
   type CandidateTag,
   COSTLY_CANDIDATE_TAGS,
   THROWN_TAGS,
-  type ThrownTag,
 } from './hostileValues.js';
 import { VERDICT_TAGS, type VerdictTag } from './hostileVerdicts.js';
-
-export type StepName = 'attempt' | 'validate' | 'refine' | 'fallback';
-
-/** What a step returns: a candidate-like value, a verdict, or one of loopchart's step results. */
-export type ValueSpec =
-  | { kind: 'candidate'; tag: CandidateTag; text: string; json: unknown }
-  | { kind: 'verdict'; tag: VerdictTag; message: string; garbage: unknown }
-  | { kind: 'empty'; reason: string }
-  | { kind: 'clarification'; question: string; options?: string[] };
-
-/** A reported cost: none, a finite one, or one the loop must reject. */
-export type CostSpec = 'none' | number | 'NaN' | 'negative' | 'Infinity' | '-Infinity' | 'string';
-
-/** What one call of a step does. `late` settles after `ms` whatever its signal says. */
-export type Behaviour =
-  | { how: 'return' | 'resolve'; value: ValueSpec; cost: CostSpec }
-  | { how: 'late'; ms: number; value: ValueSpec; cost: CostSpec }
-  | { how: 'throw' | 'reject'; thrown: ThrownTag; retryAfterMs: number | undefined }
-  | { how: 'lateReject'; ms: number; thrown: ThrownTag }
-  | { how: 'hang' }
-  | { how: 'honourSignal' };
-
-export const ABORT_REASONS = ['string', 'error', 'default', 'number', 'frozen'] as const;
-export type AbortReasonTag = (typeof ABORT_REASONS)[number];
-
-export interface Scenario {
-  input: { tag: CandidateTag; text: string; json: unknown };
-  maxRetries: number;
-  maxAttempts: number | undefined;
-  maxCost: number | undefined;
-  hasRefine: boolean;
-  hasFallback: boolean;
-  idempotent: boolean | Partial<Record<StepName, boolean>>;
-  stall: false | { after: number; on: 'candidate-and-verdict' | 'verdict' } | undefined;
-  trace: boolean | undefined;
-  review: { beforeProceed: boolean; afterFailedValidation: boolean } | undefined;
-  attemptTimeoutMs: number | undefined;
-  classifier: 'none' | 'throws' | 'garbage' | 'alwaysTransient' | 'undefined';
-  /** `afterMs: -1` aborts before the run starts. */
-  abort: { afterMs: number; reason: AbortReasonTag } | undefined;
-  steps: Record<StepName, Behaviour[]>;
-}
+import type { Behaviour, CostSpec, Scenario, StepName, Thrown, ValueSpec } from './Scenario.js';
 
 const CHEAP_CANDIDATE_TAGS = CANDIDATE_TAGS.filter(
   (tag) => !(COSTLY_CANDIDATE_TAGS as readonly string[]).includes(tag),
@@ -69,18 +35,47 @@ const candidateValue = fc.record({
   text: texts,
   json,
 });
+const forgedValue = fc.record({
+  kind: fc.constant('forged' as const),
+  tag: fc.constantFrom(...FORGED_RESULT_TAGS),
+  text: texts,
+});
+const clarificationValue = fc.record(
+  {
+    kind: fc.constant('clarification' as const),
+    question: fc.string(),
+    questionTag: fc.oneof(
+      { arbitrary: fc.constant<QuestionTag>('text'), weight: 3 },
+      { arbitrary: fc.constantFrom(...QUESTION_TAGS), weight: 1 },
+    ),
+    options: fc.oneof(
+      { arbitrary: fc.array(fc.string(), { maxLength: 3 }), weight: 3 },
+      { arbitrary: fc.constantFrom(...OPTIONS_TAGS), weight: 1 },
+    ),
+  },
+  { requiredKeys: ['kind', 'question', 'questionTag'] },
+);
 const attemptValue: fc.Arbitrary<ValueSpec> = fc.oneof(
   { arbitrary: candidateValue, weight: 12 },
   { arbitrary: fc.record({ kind: fc.constant('empty' as const), reason: fc.string() }), weight: 1 },
+  { arbitrary: clarificationValue, weight: 1 },
+  { arbitrary: forgedValue, weight: 1 },
+);
+/**
+ * What refine and fallback return: candidates, and now and then a forged cost wrapper or unknown
+ * result. Not a forged empty or clarification result: loopchart rebuilds those for every step, so
+ * the fallback's value would not reach the outcome by identity (C2 in RELIABILITY.md).
+ */
+const refinedValue: fc.Arbitrary<ValueSpec> = fc.oneof(
+  { arbitrary: candidateValue, weight: 14 },
   {
-    arbitrary: fc.record(
-      {
-        kind: fc.constant('clarification' as const),
-        question: fc.string(),
-        options: fc.array(fc.string(), { maxLength: 3 }),
-      },
-      { requiredKeys: ['kind', 'question'] },
-    ),
+    arbitrary: fc.record({
+      kind: fc.constant('forged' as const),
+      tag: fc.constantFrom(
+        ...FORGED_RESULT_TAGS.filter((tag) => tag.startsWith('cost') || tag === 'unknownKind'),
+      ),
+      text: texts,
+    }),
     weight: 1,
   },
 );
@@ -103,12 +98,16 @@ const stubbornVerdict: fc.Arbitrary<ValueSpec> = fc.record({
 const cost: fc.Arbitrary<CostSpec> = fc.oneof(
   { arbitrary: fc.constant('none' as const), weight: 8 },
   { arbitrary: fc.double({ min: 0, max: 20, noNaN: true }), weight: 3 },
+  { arbitrary: fc.constant('max' as const), weight: 1 },
   { arbitrary: fc.constantFrom('NaN', 'negative', 'Infinity', '-Infinity', 'string'), weight: 1 },
 );
 const retryAfterMs = fc.constantFrom(undefined, 0, 1, 3, Number.NaN, -1, Infinity, 1e9);
 
 function behaviour(value: fc.Arbitrary<ValueSpec>): fc.Arbitrary<Behaviour> {
-  const thrown = fc.constantFrom(...THROWN_TAGS);
+  const thrown = fc.oneof(
+    { arbitrary: fc.constantFrom<Thrown>(...THROWN_TAGS), weight: 4 },
+    { arbitrary: fc.constantFrom<Thrown>(...FORGED_FAILURE_TAGS), weight: 1 },
+  );
   return fc.oneof(
     {
       arbitrary: fc.record({ how: fc.constantFrom('return', 'resolve'), value, cost }),
@@ -186,6 +185,7 @@ export const scenarioArbitrary: fc.Arbitrary<Scenario> = fc
       { arbitrary: fc.record({ beforeProceed: flag, afterFailedValidation: flag }), weight: 1 },
     ),
     attemptTimeoutMs: fc.option(fc.integer({ min: 3, max: 12 }), { nil: undefined }),
+    stepTimeoutMs: fc.option(fc.integer({ min: 3, max: 12 }), { nil: undefined }),
     classifier: fc.constantFrom(
       'none',
       'none',
@@ -207,31 +207,40 @@ export const scenarioArbitrary: fc.Arbitrary<Scenario> = fc
     steps: fc.record({
       attempt: script(attemptValue),
       validate: fc.oneof(script(verdictValue), script(stubbornVerdict)),
-      refine: script(candidateValue),
-      fallback: script(candidateValue),
+      refine: script(refinedValue),
+      fallback: script(refinedValue),
     }),
   })
   .map(boundWaits);
 
 /**
  * A step that never settles ends only through a bound: the attempt through `attemptTimeoutMs`,
- * the other steps, a clarification and a review (both wait for a person) through the caller's
- * signal.
+ * the other steps through `stepTimeoutMs` (which defaults to `attemptTimeoutMs`). A clarification
+ * and a review wait for a person, whom no timeout bounds: those loops get the caller's abort.
  */
 function boundWaits(scenario: Scenario): Scenario {
   const waits = (step: StepName) =>
     scenario.steps[step].some((b) => b.how === 'hang' || b.how === 'honourSignal');
-  const asks = scenario.steps.attempt.some((b) => 'value' in b && b.value.kind === 'clarification');
+  const asks = scenario.steps.attempt.some(
+    (b) =>
+      'value' in b &&
+      (b.value.kind === 'clarification' ||
+        (b.value.kind === 'forged' && b.value.tag.startsWith('clarification'))),
+  );
   const attemptTimeoutMs = waits('attempt')
     ? (scenario.attemptTimeoutMs ?? 5)
     : scenario.attemptTimeoutMs;
+  const otherStepsWait = waits('validate') || waits('refine') || waits('fallback');
+  const stepTimeoutMs =
+    otherStepsWait && attemptTimeoutMs === undefined
+      ? (scenario.stepTimeoutMs ?? 5)
+      : scenario.stepTimeoutMs;
   const reviews = scenario.review?.beforeProceed || scenario.review?.afterFailedValidation;
-  const needsAbort = asks || reviews || waits('validate') || waits('refine') || waits('fallback');
   const abort =
-    needsAbort && scenario.abort === undefined
+    (asks || reviews) && scenario.abort === undefined
       ? { afterMs: 3, reason: 'string' as const }
       : scenario.abort;
-  return { ...scenario, attemptTimeoutMs, abort };
+  return { ...scenario, attemptTimeoutMs, stepTimeoutMs, abort };
 }
 
 /** The resolved hard ceiling of a scenario (SPEC §4 default: 2 × (maxRetries + 1), at most 100). */

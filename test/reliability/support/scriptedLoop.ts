@@ -1,14 +1,16 @@
 import { clarificationRequest, emptyResult, type LoopConfig, withCost } from 'loopchart';
+import {
+  FORGED_FAILURE_TAGS,
+  type ForgedFailureTag,
+  forgedFailureOf,
+  forgedResultOf,
+  optionsOf,
+  questionOf,
+  unwrapForged,
+} from './forgedValues.js';
 import { candidateOf, hostileProxy, thrownOf } from './hostileValues.js';
 import { verdictOf } from './hostileVerdicts.js';
-import type {
-  AbortReasonTag,
-  Behaviour,
-  CostSpec,
-  Scenario,
-  StepName,
-  ValueSpec,
-} from './scenarioArbitrary.js';
+import type { Behaviour, CostSpec, Scenario, StepName, Thrown, ValueSpec } from './Scenario.js';
 
 /** What a scripted loop's steps did: calls per step and every value they handed to loopchart. */
 export interface Probe {
@@ -62,6 +64,7 @@ export function scriptedLoop(scenario: Scenario): { config: LoopConfig; probe: P
       trace: scenario.trace,
       review: scenario.review,
       attemptTimeoutMs: scenario.attemptTimeoutMs,
+      stepTimeoutMs: scenario.stepTimeoutMs,
     }),
     ...(scenario.classifier !== 'none' && { classifyFailure: classifiers[scenario.classifier] }),
   };
@@ -77,12 +80,12 @@ function perform(behaviour: Behaviour, signal: AbortSignal, record: (value: unkn
     case 'late':
       return later(behaviour.ms, () => produce(behaviour.value, behaviour.cost, record));
     case 'throw':
-      throw thrownOf(behaviour.thrown, behaviour.retryAfterMs);
+      throw thrown(behaviour.thrown, behaviour.retryAfterMs);
     case 'reject':
-      return Promise.reject(thrownOf(behaviour.thrown, behaviour.retryAfterMs));
+      return Promise.reject(thrown(behaviour.thrown, behaviour.retryAfterMs));
     case 'lateReject':
       return later(behaviour.ms, () => {
-        throw thrownOf(behaviour.thrown, undefined);
+        throw thrown(behaviour.thrown, undefined);
       });
     case 'hang':
       return new Promise(() => {});
@@ -97,13 +100,21 @@ function later(ms: number, settle: () => unknown): Promise<unknown> {
   return new Promise((resolve) => setTimeout(resolve, ms)).then(settle);
 }
 
+function thrown(tag: Thrown, retryAfterMs: number | undefined): unknown {
+  return (FORGED_FAILURE_TAGS as readonly string[]).includes(tag)
+    ? forgedFailureOf(tag as ForgedFailureTag)
+    : thrownOf(tag as Exclude<Thrown, ForgedFailureTag>, retryAfterMs);
+}
+
 /** Materialises a value; `record` gets what loopchart will unwrap from it (the value inside `withCost`). */
 function produce(spec: ValueSpec, cost: CostSpec, record: (value: unknown) => void): unknown {
   const value = materialise(spec);
   const smuggled = spec.kind === 'candidate' && spec.tag === 'costedProxy';
-  record(smuggled ? (value as { value: unknown }).value : value);
-  if (cost === 'none') return value;
-  if (smuggled) return value;
+  const forged = spec.kind === 'forged';
+  if (smuggled) record((value as { value: unknown }).value);
+  else if (forged) record(unwrapForged(value as object));
+  else record(value);
+  if (cost === 'none' || smuggled || forged) return value;
   return withCost(value, costOf(cost));
 }
 
@@ -117,15 +128,25 @@ function materialise(spec: ValueSpec): unknown {
       return emptyResult(spec.reason);
     case 'clarification':
       return clarificationRequest({
-        question: spec.question,
-        ...defined({ options: spec.options }),
+        question: questionOf(spec.questionTag, spec.question),
+        ...defined({
+          options: typeof spec.options === 'string' ? optionsOf(spec.options) : spec.options,
+        }),
       });
+    case 'forged':
+      return forgedResultOf(spec.tag, spec.text);
   }
 }
 
 function costOf(cost: Exclude<CostSpec, 'none'>): number {
   if (typeof cost === 'number') return cost;
-  const costs = { NaN: Number.NaN, negative: -1, Infinity, '-Infinity': -Infinity };
+  const costs = {
+    max: Number.MAX_VALUE,
+    NaN: Number.NaN,
+    negative: -1,
+    Infinity,
+    '-Infinity': -Infinity,
+  };
   return cost === 'string' ? ('5' as unknown as number) : costs[cost];
 }
 
@@ -137,22 +158,6 @@ const classifiers = {
   alwaysTransient: () => ({ kind: 'transient' as const, effect: 'none' as const, retryAfterMs: 0 }),
   undefined: () => undefined,
 };
-
-/** The signal reason a tag names. */
-export function abortReasonOf(tag: AbortReasonTag): unknown {
-  switch (tag) {
-    case 'string':
-      return 'the user closed the tab';
-    case 'error':
-      return new Error('shutting down');
-    case 'default':
-      return undefined;
-    case 'number':
-      return 7;
-    case 'frozen':
-      return Object.freeze({ why: 'frozen reason' });
-  }
-}
 
 function defined<T extends Record<string, unknown>>(fields: T): Partial<T> {
   return Object.fromEntries(
