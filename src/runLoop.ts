@@ -1,9 +1,10 @@
 import { type ActorOptions, type AnyActorLogic, createActor } from 'xstate';
 import type { LoopConfig } from './config.js';
+import { abortedBeforeStart } from './machines/abortedBeforeStart.js';
 import type { LoopMachine } from './machines/loopMachine.js';
 import { loopMachineFor } from './machines/loopMachineFor.js';
 import type { LoopOutcome } from './outcome.js';
-import { abortOnSignal } from './persistence/abortOnSignal.js';
+import { abortOnSignal, abortReason } from './persistence/abortOnSignal.js';
 import { driveLoop } from './persistence/driveLoop.js';
 import type { RunResult } from './persistence/PausedRun.js';
 import { type CheckpointOptions, checkRunOptions, prepareLoop } from './persistence/prepareLoop.js';
@@ -68,6 +69,10 @@ export function runLoopMachine<I, C>(
   input: I,
   { signal, inspect }: RunOptions = {},
 ): Promise<LoopOutcome<C>> {
+  const early = signal?.aborted
+    ? abortedBeforeStart(machine, input, abortReason(signal))
+    : undefined;
+  if (early) return Promise.resolve(early as LoopOutcome<C>);
   return new Promise((resolve, reject) => {
     const actor = createActor(machine, { input: { input }, ...(inspect ? { inspect } : {}) });
     let detach = () => {};

@@ -34,7 +34,7 @@ describe('machineGraph on the loop machine', () => {
       ['always', 'refineWouldPassCostBudget', 'loop.budget_stop', true],
       ['always', 'hasRetriesLeft', 'loop.refining', true],
       ['always', 'costBudgetSpent', 'loop.budget_stop', false],
-      ['always', 'hasFallback', 'loop.fallingBack', false],
+      ['always', '—', 'loop.fallingBack', false],
     ]);
     expect(from('loop.routing').map((edge) => edge.order)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(from('loop.routing').find((edge) => edge.guard === 'hasRetriesLeft')?.actions).toEqual([

@@ -16,16 +16,38 @@ const graphOf = (options: Options) =>
 const keysOf = (options: Options) => graphOf(options).nodes.map((node) => node.key);
 
 describe('the machine holds only what its config can reach', () => {
-  it('with a fallback, routing ends in an unguarded → iteration_exhausted that hasFallback always pre-empts', () => {
-    // Needed: when settings.hasFallback, routing's last branch is `{ target: 'fallingBack' }`
-    // (no hasFallback guard, no fallthrough after it).
+  it.each<[string, Options]>([
+    ['defaults', {}],
+    ['a fallback', { fallback: () => 'template' }],
+    ['a fallback and a budget', { fallback: () => 'template', maxCost: 5 }],
+    ['the ceiling below the retry budget', { maxRetries: 3, maxAttempts: 2, maxCost: 5 }],
+    ['a single attempt', { maxRetries: 2, maxAttempts: 1 }],
+    [
+      'review and stall',
+      { review: { beforeProceed: true, afterFailedValidation: true }, stall: { after: 2 } },
+    ],
+  ])(
+    'with %s, every eventless state ends in an unguarded branch, so no override can strand it',
+    (_name, options) => {
+      const { edges } = graphOf(options);
+      const sources = new Set(
+        edges.filter((edge) => edge.kind === 'always').map((edge) => edge.source),
+      );
+      for (const source of sources) {
+        const last = edges
+          .filter((edge) => edge.source === source && edge.kind === 'always')
+          .at(-1);
+        expect(last?.guard, source).toBeUndefined();
+      }
+    },
+  );
+
+  it('with a fallback, routing falls back otherwise, and no branch after it is dead', () => {
     const routing = graphOf({ fallback: () => 'template' }).edges.filter(
       (edge) => edge.source === 'loop.routing',
     );
-    const last = routing.at(-1);
-    expect(routing.some((edge) => edge.guard === 'hasFallback') && last?.guard === undefined).toBe(
-      false,
-    );
+    expect(routing.at(-1)).toMatchObject({ target: 'loop.fallingBack' });
+    expect(routing.at(-1)?.guard).toBeUndefined();
   });
 
   it('with every step idempotent, unknown_outcome is a final state no transition enters', () => {

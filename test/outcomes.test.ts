@@ -223,6 +223,17 @@ describe('outcome fields', () => {
     expect(outcome).not.toHaveProperty('candidate');
   });
 
+  it('a signal aborted before the run starts runs no step and counts none', async () => {
+    const attempt = counted(() => 'draft');
+    const outcome = await runLoop({ attempt, validate: () => valid }, 'task', {
+      signal: AbortSignal.abort('shutting down'),
+    });
+    expect(attempt.calls).toBe(0);
+    expect(outcome).toMatchObject({ status: 'aborted', attempts: 0, iterations: 0 });
+    expect(outcome.rationale).toContain('shutting down');
+    expect(outcome.trace.map((entry) => entry.decision)).toEqual(['aborted']);
+  });
+
   it('aborted aborts the in-flight step signal and keeps the partial', async () => {
     const controller = new AbortController();
     let stepSignal: AbortSignal | undefined;

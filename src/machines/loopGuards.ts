@@ -37,7 +37,6 @@ export const loopGuards = {
   lacksDiagnostic: ({ context }: Args) => lacksDiagnostic(context.verdict),
   isStalled: ({ context }: Args) =>
     isStalled(context.stall.repeats, context.settings.stall?.after ?? null),
-  hasFallback: ({ context }: Args) => context.settings.hasFallback,
   hasRetriesLeft: budgetGuard(({ context }: Args) =>
     hasRetriesLeft(context.retryCount, context.settings.maxRetries),
   ),
@@ -51,6 +50,7 @@ export const loopGuards = {
 
   refineWouldPassCeiling: and(['hasRetriesLeft', not('withinCeiling')]),
   refineWouldPassCostBudget: and(['hasRetriesLeft', not('withinCostBudget')]),
+  withinCeilingButOverBudget: and(['withinCeiling', not('withinCostBudget')]),
   ceilingReached: not('withinCeiling'),
   costBudgetSpent: not('withinCostBudget'),
 

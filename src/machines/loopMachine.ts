@@ -53,7 +53,7 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
     actions: { type: 'recordFailure' as const, params: { step } },
   });
 
-  return setup({
+  const machine = setup({
     types: {
       context: {} as LoopContext,
       events: {} as LoopEvent,
@@ -170,33 +170,39 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
           { guard: 'lacksDiagnostic', target: 'terminate_with_partial' },
           ...when(shape.canStall, { guard: 'isStalled' as const, target: 'stalled' as const }),
           ...when(
-            shape.canRefine,
+            shape.canRefine && shape.canExhaust,
             { guard: 'refineWouldPassCeiling' as const, target: 'ceiling_stop' as const },
             ...when(shape.hasBudget, {
               guard: 'refineWouldPassCostBudget' as const,
               target: 'budget_stop' as const,
             }),
-            // without canExhaust, the ceiling always comes first, so this guard always holds here
             {
               guard: 'hasRetriesLeft' as const,
               target: 'refining' as const,
               actions: 'countRetry' as const,
             },
           ),
-          ...when(!shape.canReattempt && settings.maxRetries > 0, {
-            target: 'ceiling_stop' as const,
-          }),
+          // when maxAttempts ≤ maxRetries the ceiling, not the retry budget, ends the refining
+          ...when(
+            shape.canRefine && !shape.canExhaust,
+            ...when(shape.hasBudget, {
+              guard: 'withinCeilingButOverBudget' as const,
+              target: 'budget_stop' as const,
+            }),
+            {
+              guard: 'withinCeiling' as const,
+              target: 'refining' as const,
+              actions: 'countRetry' as const,
+            },
+          ),
+          ...when(!shape.canExhaust, { target: 'ceiling_stop' as const }),
           ...when(
             shape.canFallBack,
             ...when(shape.hasBudget, {
               guard: 'costBudgetSpent' as const,
               target: 'budget_stop' as const,
             }),
-            {
-              guard: 'hasFallback' as const,
-              target: 'fallingBack' as const,
-              actions: decide('fallback'),
-            },
+            { target: 'fallingBack' as const, actions: decide('fallback') },
           ),
           ...when(shape.canExhaust && !shape.canFallBack, {
             target: 'iteration_exhausted' as const,
@@ -315,6 +321,15 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
     },
     output: ({ event }) => event.output as LoopOutcome<C>,
   });
+  built.set(machine, settings);
+  return machine;
+}
+
+const built = new WeakMap<object, LoopSettings>();
+
+/** The settings a machine was built with by `createLoopMachine` (not for `.provide()` copies). */
+export function settingsOfLoop(machine: object): LoopSettings | undefined {
+  return built.get(machine);
 }
 
 function outputOf(event: { type: string }): unknown {

@@ -90,7 +90,8 @@ export function stepActor(
       const raw = await Promise.race([work, interrupted]);
       const { costProblem } = readStepResult(raw);
       if (costProblem) throw new LoopStepFailure('permanent', `${step} ${costProblem}`);
-      return sanitizeStepResult(raw);
+      // only an attempt may return an empty result or a question; other values pass by identity
+      return step === 'attempt' ? sanitizeStepResult(raw) : raw;
     } catch (error) {
       throw markFailureRecord(classifyFailure(error, step, classify));
     } finally {

@@ -10,7 +10,7 @@ export function abortOnSignal(actor: AnyActorRef, signal: AbortSignal | undefine
 }
 
 /** The caller's abort reason as text; a reason whose properties throw cannot stop the abort. */
-function abortReason(signal: AbortSignal): string {
+export function abortReason(signal: AbortSignal): string {
   const fallback = 'the caller aborted the run';
   try {
     const reason: unknown = signal.reason;
