@@ -81,11 +81,14 @@ export function stepActor(
           `${step} was in flight when the run was checkpointed; it is not idempotent, so it was not run again`,
         );
       }
-      const work = Promise.resolve().then(() => {
-        // the loop may have been stopped before this microtask: never start a step then
-        if (controller.signal.aborted) throw controller.signal.reason;
-        return run(Object.freeze({ ...stepInput, signal: controller.signal }));
-      });
+      // called synchronously as the actor starts, so a step counted as started has really run
+      if (controller.signal.aborted) throw controller.signal.reason;
+      let work: Promise<unknown>;
+      try {
+        work = Promise.resolve(run(Object.freeze({ ...stepInput, signal: controller.signal })));
+      } catch (error) {
+        work = Promise.reject(error);
+      }
       work.catch(ignore);
       const raw = await Promise.race([work, interrupted]);
       const { costProblem } = readStepResult(raw);

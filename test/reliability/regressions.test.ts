@@ -1,5 +1,6 @@
 import {
   clarificationRequest,
+  emptyResult,
   type LoopConfig,
   type LoopOutcome,
   runLoop,
@@ -9,10 +10,11 @@ import { describe, expect, it } from 'vitest';
 import { toJsonSafe } from '../../src/viewer/toJsonSafe.js';
 import { errorWithThrowingMessage, hostileProxy } from './support/hostileValues.js';
 
-// Each test pins one bug the reliability suite found (B1–B5, V3) or a hook it asked for (G1);
+// Each test pins one bug the reliability suite found (B1–B5, C1, C2, V3) or a hook it asked for (G1);
 // RELIABILITY.md lists them with their fixes.
 
 const valid = { valid: true };
+const correctable = { valid: false, error: { severity: 'correctable' as const, message: 'again' } };
 const never = () => new Promise<never>(() => {});
 
 /** runLoop's promise, or 'still running' if it has not settled after `ms`. */
@@ -156,5 +158,59 @@ describe('G1: every step has a timeout (stepTimeoutMs defaults to attemptTimeout
       'x',
     );
     expect(await settleWithin(run)).toMatchObject({ outcome: { status: expect.any(String) } });
+  });
+});
+
+describe('C1: outcome.attempts counts attempt invocations (SPEC §3)', () => {
+  it('a loop aborted before it starts made no attempt and reports none', async () => {
+    let calls = 0;
+    const controller = new AbortController();
+    controller.abort('closed');
+    const outcome = await runLoop(
+      {
+        attempt: () => {
+          calls += 1;
+          return 'draft';
+        },
+        validate: () => valid,
+      },
+      'x',
+      { signal: controller.signal },
+    );
+    expect(outcome.status).toBe('aborted');
+    expect(calls).toBe(0);
+    expect(outcome.attempts).toBe(calls);
+  });
+
+  it('a loop aborted synchronously right after runLoop was called counts only attempts that ran', async () => {
+    let calls = 0;
+    const controller = new AbortController();
+    const run = runLoop(
+      {
+        attempt: () => {
+          calls += 1;
+          return new Promise<string>(() => {});
+        },
+        validate: () => valid,
+      },
+      'x',
+      { signal: controller.signal },
+    );
+    controller.abort('closed at once');
+    const outcome = await run;
+    expect(outcome.status).toBe('aborted');
+    expect(outcome.attempts).toBe(calls);
+  });
+});
+
+describe("C2: the fallback's value reaches the outcome by identity", () => {
+  it('even when it is a step result only an attempt may return (emptyResult)', async () => {
+    const returned = emptyResult('nothing to fall back to');
+    const outcome = await runLoop<string, unknown>(
+      { attempt: () => 'a', validate: () => correctable, maxRetries: 0, fallback: () => returned },
+      'x',
+    );
+    expect(outcome.status).toBe('fallback');
+    expect(outcome.status === 'fallback' && outcome.candidate).toBe(returned);
   });
 });

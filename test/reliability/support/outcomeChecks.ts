@@ -15,10 +15,7 @@ export function expectWithinBounds(outcome: LoopOutcome, scenario: Scenario, pro
   expect(LOOP_STATUSES).toContain(outcome.status);
   expect(outcome.ok).toBe((OK_STATUSES as readonly string[]).includes(outcome.status));
   expect(calls.attempt).toBeLessThanOrEqual(maxAttemptsOf(scenario));
-  // A loop aborted as it entered `attempting` counts that attempt though it never ran (a core
-  // bug, see RELIABILITY.md "Known failures" C1): allow exactly that one.
-  const uncalled = outcome.status === 'aborted' && outcome.attempts === calls.attempt + 1 ? 1 : 0;
-  expect(outcome.attempts).toBe(calls.attempt + uncalled);
+  expect(outcome.attempts).toBe(calls.attempt);
   expect(outcome.iterations).toBeLessThanOrEqual(scenario.maxRetries);
   expect(Math.max(0, ...probe.refineIterations)).toBeLessThanOrEqual(outcome.iterations);
   // A refine cycle runs refine once, plus at most one transient retry of it.

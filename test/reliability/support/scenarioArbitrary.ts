@@ -62,18 +62,16 @@ const attemptValue: fc.Arbitrary<ValueSpec> = fc.oneof(
   { arbitrary: forgedValue, weight: 1 },
 );
 /**
- * What refine and fallback return: candidates, and now and then a forged cost wrapper or unknown
- * result. Not a forged empty or clarification result: loopchart rebuilds those for every step, so
- * the fallback's value would not reach the outcome by identity (C2 in RELIABILITY.md).
+ * What refine and fallback return: candidates, and now and then a forged step result of any kind
+ * (only an attempt's empty or clarification result means anything; elsewhere it is a plain value
+ * and must reach the outcome by identity).
  */
 const refinedValue: fc.Arbitrary<ValueSpec> = fc.oneof(
   { arbitrary: candidateValue, weight: 14 },
   {
     arbitrary: fc.record({
       kind: fc.constant('forged' as const),
-      tag: fc.constantFrom(
-        ...FORGED_RESULT_TAGS.filter((tag) => tag.startsWith('cost') || tag === 'unknownKind'),
-      ),
+      tag: fc.constantFrom(...FORGED_RESULT_TAGS),
       text: texts,
     }),
     weight: 1,
