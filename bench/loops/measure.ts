@@ -10,93 +10,192 @@ import {
   taskFor,
 } from './workload.js';
 
-const median = (values: number[]): number => {
+/** Microseconds per iteration, by the process's CPU time and by the wall clock. */
+export interface Micros {
+  cpu: number;
+  wall: number;
+}
+
+/** One implementation's figures in the loops section. */
+export interface ImplFigures {
+  name: string;
+  sequential: Micros;
+  /** How many loops were in flight at once, when it ran in flight. */
+  inFlight?: number;
+  concurrent?: InFlightFigures;
+}
+
+/** This process's CPU time (user + system, all threads) in ms. */
+const cpuNow = () => {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+};
+
+export const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 };
 
-/** Median µs per iteration with one loop at a time (tinybench, `timeMs` per implementation). */
+const perIteration = (ms: number, loops: number) => (ms * 1000) / (loops * ITERATIONS_PER_LOOP);
+
+/**
+ * One loop at a time. Each round is a tinybench run of every implementation, timed by CPU time
+ * (the machine may be shared) while each run's wall time is kept too; the figure is the median
+ * over rounds of each round's median run. Rounds interleave the implementations, so a load
+ * change hits all of them alike.
+ */
 export async function sequentialMicros(
   impls: readonly LoopImplementation[],
-  timeMs: number,
-): Promise<Map<string, number>> {
-  const bench = new Bench({ time: timeMs, warmupTime: timeMs / 4, warmupIterations: 20 });
-  for (const impl of impls) {
-    let n = 0;
-    bench.add(impl.name, async () => checkResult(impl.name, await impl.run(taskFor(n++))));
-  }
-  await bench.run();
-  const micros = new Map<string, number>();
-  for (const task of bench.tasks) {
-    const result = task.result;
-    if (!('latency' in result)) throw new Error(`${task.name} did not finish: ${result.state}`);
-    micros.set(task.name, (result.latency.p50 * 1000) / ITERATIONS_PER_LOOP);
-  }
-  return micros;
-}
-
-/** Runs `count` loops at once and returns the wall time in ms. */
-async function concurrentRound(impl: LoopImplementation, count: number): Promise<number> {
-  const started = performance.now();
-  const runs: Array<Promise<void>> = [];
-  for (let n = 0; n < count; n++) {
-    runs.push(impl.run(taskFor(n)).then((result) => checkResult(impl.name, result)));
-  }
-  await Promise.all(runs);
-  return performance.now() - started;
-}
-
-/**
- * Median µs per iteration with `count` loops in flight at once: a warm-up round, then `rounds`
- * rounds (fewer when one round is slower than `roundBudgetMs` / `rounds`, never under 2).
- */
-export async function concurrentMicros(
-  impl: LoopImplementation,
-  count: number,
   rounds: number,
-  roundBudgetMs: number,
-  ctx: BenchContext,
-): Promise<{ micros: number; rounds: number }> {
-  const warmup = await concurrentRound(impl, count);
-  const planned = Math.max(2, Math.min(rounds, Math.floor(roundBudgetMs / warmup)));
-  const times: number[] = [];
-  for (let round = 0; round < planned; round++) {
-    await ctx.settledHeap();
-    times.push(await concurrentRound(impl, count));
+  timeMs: number,
+): Promise<Map<string, Micros>> {
+  const cpu = new Map<string, number[]>(impls.map((impl) => [impl.name, []]));
+  const wall = new Map<string, number[]>(impls.map((impl) => [impl.name, []]));
+  for (let round = 0; round < rounds; round++) {
+    const bench = new Bench({ now: cpuNow, time: timeMs, warmupTime: timeMs / 4 });
+    const walls = new Map<string, number[]>();
+    for (const impl of impls) {
+      const runs: number[] = [];
+      walls.set(impl.name, runs);
+      let n = 0;
+      bench.add(impl.name, async () => {
+        const started = performance.now();
+        checkResult(impl.name, await impl.run(taskFor(n++)));
+        runs.push(performance.now() - started);
+      });
+    }
+    await bench.run();
+    for (const task of bench.tasks) {
+      const result = task.result;
+      if (!('latency' in result)) throw new Error(`${task.name} did not finish: ${result.state}`);
+      cpu.get(task.name)?.push(perIteration(result.latency.p50, 1));
+      wall.get(task.name)?.push(perIteration(median(walls.get(task.name) ?? []), 1));
+    }
   }
-  ctx.log(
-    `${impl.name}: ${count} in flight, rounds ${times.map((t) => t.toFixed(0)).join(', ')} ms`,
+  return new Map(
+    impls.map((impl) => [
+      impl.name,
+      { cpu: median(cpu.get(impl.name) ?? []), wall: median(wall.get(impl.name) ?? []) },
+    ]),
   );
-  return { micros: (median(times) * 1000) / (count * ITERATIONS_PER_LOOP), rounds: planned };
+}
+
+/** CPU and wall milliseconds spent between two readings. */
+interface Spent {
+  cpu: number;
+  wall: number;
+}
+
+const reading = (): Spent => ({ cpu: cpuNow(), wall: performance.now() });
+const since = (start: Spent): Spent => ({
+  cpu: cpuNow() - start.cpu,
+  wall: performance.now() - start.wall,
+});
+
+function startLoops(impl: LoopImplementation, count: number): Array<Promise<void>> {
+  const runs: Array<Promise<void>> = new Array(count);
+  for (let n = 0; n < count; n++) {
+    runs[n] = impl.run(taskFor(n)).then((result) => checkResult(impl.name, result));
+  }
+  return runs;
+}
+
+/** Runs `count` loops at once to their end. */
+async function concurrentRound(impl: LoopImplementation, count: number): Promise<Spent> {
+  const start = reading();
+  await Promise.all(startLoops(impl, count));
+  return since(start);
 }
 
 /**
- * Heap per loop in flight: `count` loops held inside their attempt after `afterRefines` refines,
- * `heapUsed` after full GCs minus the baseline, divided by `count`.
+ * A round that also weighs the loops: all `count` are held inside their attempt after
+ * `afterRefines` refines, `heapUsed` after full GCs minus the baseline gives the bytes per loop,
+ * then they are released to finish. The GCs are left out of the round's time.
  */
-export async function heapPerLoop(
+async function heldRound(
   impl: LoopImplementation,
   count: number,
   afterRefines: number,
   ctx: BenchContext,
-): Promise<number> {
-  const runs: Array<Promise<void>> = new Array(count);
+) {
   const baseline = await ctx.settledHeap();
   armHold(afterRefines);
+  let runs: Array<Promise<void>> = [];
   try {
-    for (let n = 0; n < count; n++) {
-      runs[n] = impl.run(taskFor(n)).then((result) => checkResult(impl.name, result));
-    }
-    const deadline = performance.now() + 120_000;
+    const start = reading();
+    runs = startLoops(impl, count);
+    const deadline = performance.now() + 300_000;
     while (hold.arrived < count) {
       if (performance.now() > deadline) throw new Error(`${impl.name}: only ${hold.arrived} held`);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    const held = await ctx.settledHeap();
-    return (held - baseline) / count;
-  } finally {
+    const toHold = since(start);
+    const heapBytes = ((await ctx.settledHeap()) - baseline) / count;
+    const release = reading();
     disarmHold();
     await Promise.all(runs);
+    const rest = since(release);
+    return { heapBytes, cpu: toHold.cpu + rest.cpu, wall: toHold.wall + rest.wall };
+  } finally {
+    disarmHold();
+    await Promise.allSettled(runs);
   }
+}
+
+/** What the in-flight rounds give for one implementation. */
+export interface InFlightFigures extends Micros {
+  heapBytes: number;
+  rounds: number;
+}
+
+/**
+ * Many loops in flight at once (`count(impl)`): a warm-up with a tenth of them, then rounds that
+ * interleave the implementations. The first round holds the loops mid-run to weigh them (heap per
+ * loop); more rounds follow while an implementation's rounds so far fit in `budgetMs` of CPU, up to
+ * `maxRounds`. Time figures are the median round, per iteration.
+ */
+export async function inFlightFigures(
+  impls: readonly LoopImplementation[],
+  count: (impl: LoopImplementation) => number,
+  options: { maxRounds: number; budgetMs: number; afterRefines: number },
+  ctx: BenchContext,
+): Promise<Map<string, InFlightFigures>> {
+  for (const impl of impls) await concurrentRound(impl, Math.ceil(count(impl) / 10));
+  const rounds = new Map(impls.map((impl) => [impl.name, [] as Spent[]]));
+  const heap = new Map<string, number>();
+  for (let round = 0; round < options.maxRounds; round++) {
+    for (const impl of impls) {
+      const spent = rounds.get(impl.name) ?? [];
+      const used = spent.reduce((sum, s) => sum + s.cpu, 0);
+      if (round > 1 && used + used / spent.length > options.budgetMs) continue;
+      await ctx.settledHeap();
+      if (round === 0) {
+        const held = await heldRound(impl, count(impl), options.afterRefines, ctx);
+        heap.set(impl.name, held.heapBytes);
+        spent.push(held);
+      } else {
+        spent.push(await concurrentRound(impl, count(impl)));
+      }
+      const last = spent.at(-1) as Spent;
+      ctx.log(
+        `${impl.name}: ${count(impl)} in flight, round ${round + 1}: ${(last.wall / 1000).toFixed(1)} s`,
+      );
+    }
+  }
+  return new Map(
+    impls.map((impl) => {
+      const spent = rounds.get(impl.name) ?? [];
+      const per = (ms: number) => perIteration(ms, count(impl));
+      return [
+        impl.name,
+        {
+          cpu: median(spent.map((s) => per(s.cpu))),
+          wall: median(spent.map((s) => per(s.wall))),
+          heapBytes: heap.get(impl.name) ?? Number.NaN,
+          rounds: spent.length,
+        },
+      ];
+    }),
+  );
 }
