@@ -15,6 +15,8 @@ export class StepGate {
   }
 
   async pass(signal: AbortSignal): Promise<void> {
+    // steps start synchronously, before the runner sees the snapshot and holds its save: yield once
+    await Promise.resolve();
     await this.#saved;
     if (signal.aborted) throw signal.reason;
   }
