@@ -91,6 +91,8 @@ const inspect = (event) => {
 
 const config = scenarios[SCENARIO];
 const runId = SCENARIO;
+// a run that hangs on purpose keeps nothing else pending: stay up until the test kills us
+if (MODE === 'run') setInterval(() => {}, 60_000);
 journal({ type: 'start' });
 const result =
   MODE === 'run'
@@ -103,6 +105,4 @@ const result =
       }).catch((error) => ({ error: error.code, message: error.message }));
 journal({ type: 'result', result });
 process.stdout.write(`${JSON.stringify(result)}\n`);
-if (MODE === 'run')
-  setInterval(() => {}, 60_000); // stay up, paused, until the test kills us
-else inner.close();
+if (MODE !== 'run') inner.close();
