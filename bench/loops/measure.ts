@@ -37,25 +37,39 @@ export const median = (values: readonly number[]): number => {
   return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 };
 
+const mean = (values: readonly number[]): number =>
+  values.reduce((sum, value) => sum + value, 0) / values.length;
+
 const perIteration = (ms: number, loops: number) => (ms * 1000) / (loops * ITERATIONS_PER_LOOP);
 
 /**
- * One loop at a time. Each round is a tinybench run of every implementation, timed by CPU time
- * (the machine may be shared) while each run's wall time is kept too; the figure is the median
- * over rounds of each round's median run. Rounds interleave the implementations, so a load
- * change hits all of them alike.
+ * One loop at a time, after `warmupMs` of runs per implementation. Each round is a tinybench run
+ * of every implementation timed by CPU time, while each run's wall time is kept too; a figure is
+ * the median over rounds of each round's mean run. Rounds interleave the implementations (each
+ * starting with the next one), so a change of load on a shared machine hits all of them alike.
  */
 export async function sequentialMicros(
   impls: readonly LoopImplementation[],
-  rounds: number,
-  timeMs: number,
+  { rounds, timeMs, warmupMs }: { rounds: number; timeMs: number; warmupMs: number },
 ): Promise<Map<string, Micros>> {
   const cpu = new Map<string, number[]>(impls.map((impl) => [impl.name, []]));
   const wall = new Map<string, number[]>(impls.map((impl) => [impl.name, []]));
+  const gc = (globalThis as { gc?: () => void }).gc;
+  // Warm every implementation up first: the JIT is still optimizing loopchart's code (in
+  // background threads that CPU time counts) for its first few hundred runs.
+  for (const impl of impls) {
+    const until = performance.now() + warmupMs;
+    for (let n = 0; performance.now() < until; n++)
+      checkResult(impl.name, await impl.run(taskFor(n)));
+  }
   for (let round = 0; round < rounds; round++) {
-    const bench = new Bench({ now: cpuNow, time: timeMs, warmupTime: timeMs / 4 });
+    // A full GC before each task, so none pays for the garbage of the one before it.
+    const setup = () => gc?.();
+    const bench = new Bench({ now: cpuNow, time: timeMs, warmupTime: timeMs / 4, setup });
     const walls = new Map<string, number[]>();
-    for (const impl of impls) {
+    // Each round starts with the next implementation, so none always runs first.
+    const order = impls.map((_, i) => impls[(i + round) % impls.length] as LoopImplementation);
+    for (const impl of order) {
       const runs: number[] = [];
       walls.set(impl.name, runs);
       let n = 0;
@@ -69,8 +83,9 @@ export async function sequentialMicros(
     for (const task of bench.tasks) {
       const result = task.result;
       if (!('latency' in result)) throw new Error(`${task.name} did not finish: ${result.state}`);
-      cpu.get(task.name)?.push(perIteration(result.latency.p50, 1));
-      wall.get(task.name)?.push(perIteration(median(walls.get(task.name) ?? []), 1));
+      // The mean run, not the median one: GC pauses land in few runs but are part of the cost.
+      cpu.get(task.name)?.push(perIteration(result.period, 1));
+      wall.get(task.name)?.push(perIteration(mean(walls.get(task.name) ?? []), 1));
     }
   }
   return new Map(

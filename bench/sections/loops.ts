@@ -19,7 +19,12 @@ async function measure(ctx: BenchContext): Promise<{ full: number; figures: Impl
   const full = ctx.quick ? 1_000 : 10_000;
   // LangGraph is ~20× slower per iteration: a tenth of the loops keeps the bench to minutes.
   const count = (impl: LoopImplementation) => (impl === langgraphLoop ? full / 10 : full);
-  const sequential = await sequentialMicros(IMPLEMENTATIONS, 3, ctx.quick ? 100 : 300);
+  const sequential = await sequentialMicros(
+    IMPLEMENTATIONS,
+    ctx.quick
+      ? { rounds: 2, timeMs: 100, warmupMs: 300 }
+      : { rounds: 8, timeMs: 150, warmupMs: 1_500 },
+  );
   ctx.log('one loop at a time: done');
   const inFlight = await inFlightFigures(
     IMPLEMENTATIONS,
@@ -45,23 +50,23 @@ function tables(figures: readonly ImplFigures[]) {
   const lc = figures[0] as ImplFigures;
   const rows = figures.map((f) => ({
     implementation: f.name,
-    'seq µs/iter': round(f.sequential.cpu, 1),
-    'seq ×lc': ratio(f.sequential.cpu, lc.sequential.cpu),
+    'seq µs/iter': round(f.sequential.wall, 1),
+    'seq ×lc': ratio(f.sequential.wall, lc.sequential.wall),
     'in flight': f.inFlight,
-    'conc µs/iter': round(f.concurrent?.cpu, 1),
-    'conc ×lc': ratio(f.concurrent?.cpu, lc.concurrent?.cpu),
+    'conc µs/iter': round(f.concurrent?.wall, 1),
+    'conc ×lc': ratio(f.concurrent?.wall, lc.concurrent?.wall),
     'KB/loop held': round((f.concurrent?.heapBytes ?? Number.NaN) / 1024),
     'heap ×lc': ratio(f.concurrent?.heapBytes, lc.concurrent?.heapBytes),
   }));
-  const wallClock = figures.map((f) => ({
+  const cpuTime = figures.map((f) => ({
     implementation: f.name,
-    'seq µs/iter': round(f.sequential.wall, 1),
-    'seq ×lc': ratio(f.sequential.wall, lc.sequential.wall),
-    'conc µs/iter': round(f.concurrent?.wall, 1),
-    'conc ×lc': ratio(f.concurrent?.wall, lc.concurrent?.wall),
+    'seq µs/iter': round(f.sequential.cpu, 1),
+    'seq ×lc': ratio(f.sequential.cpu, lc.sequential.cpu),
+    'conc µs/iter': round(f.concurrent?.cpu, 1),
+    'conc ×lc': ratio(f.concurrent?.cpu, lc.concurrent?.cpu),
     rounds: f.concurrent?.rounds,
   }));
-  return { rows, wallClock };
+  return { rows, cpuTime };
 }
 
 export const section: BenchSection = {
@@ -73,7 +78,7 @@ export const section: BenchSection = {
     return {
       workload: `${ITERATIONS_PER_LOOP} attempt→validate iterations and ${REFINES_TO_VALID} refines per loop; µs/iter = a loop's time ÷ ${ITERATIONS_PER_LOOP}`,
       timing:
-        'CPU time of the process, so the figures hold on a shared machine (wall clock below); median of rounds that interleave the implementations; ×lc = this ÷ loopchart runLoop',
+        'wall clock (the CPU time of the process, GC and JIT threads included, below); median of rounds that interleave the implementations; ×lc = this ÷ loopchart runLoop',
       heap: `the loops in flight held in their attempt after ${HELD_AFTER_REFINES} refines: heapUsed after full GCs minus the baseline, per loop`,
       ...tables(figures),
       targets: targetRows(figures, full),
