@@ -2,12 +2,30 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { toCanonicalJson } from './toCanonicalJson.js';
 
+type HexDigest = (text: string) => string;
+interface NodeCrypto {
+  createHash(algorithm: 'sha256'): {
+    update(text: string, encoding: 'utf8'): { digest(encoding: 'hex'): string };
+  };
+}
+
+// Node's own sha256 is about five times faster than a JavaScript one; browsers get @noble/hashes.
+// process.getBuiltinModule reaches it without an import, so the core still bundles for browsers.
+const nativeSha256 = ((): HexDigest | undefined => {
+  const node = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const crypto = node?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
+  if (!crypto?.createHash) return undefined;
+  return (text) => crypto.createHash('sha256').update(text, 'utf8').digest('hex');
+})();
+
+const sha256Hex: HexDigest = nativeSha256 ?? ((text) => bytesToHex(sha256(utf8ToBytes(text))));
+
 /**
  * The reproducibility key of an attempt's input: sha256 of its RFC 8785 canonical JSON, in hex.
  * @example reproducibilityKey({ b: 1, a: 2 }) === reproducibilityKey({ a: 2, b: 1 });
  */
 export function reproducibilityKey(input: unknown): string {
-  return bytesToHex(sha256(utf8ToBytes(toCanonicalJson(input))));
+  return sha256Hex(toCanonicalJson(input));
 }
 
 /**
@@ -15,5 +33,5 @@ export function reproducibilityKey(input: unknown): string {
  * @example fingerprint({ text: 'Hello  World' }) === fingerprint({ text: 'hello world' });
  */
 export function fingerprint(value: unknown): string {
-  return bytesToHex(sha256(utf8ToBytes(toCanonicalJson(value, true)))).slice(0, 16);
+  return sha256Hex(toCanonicalJson(value, true)).slice(0, 16);
 }

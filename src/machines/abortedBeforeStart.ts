@@ -15,6 +15,7 @@ export function abortedBeforeStart(
 ): LoopOutcome | undefined {
   const settings = settingsOfLoop(machine);
   if (!settings) return undefined;
-  const context = { ...initialContext(settings, input), abortReason: reason };
+  const start = initialContext(settings, input);
+  const context = { ...start, ledger: { ...start.ledger, abortReason: reason } };
   return buildOutcome('aborted', { ...context, ...recordDecision(context, 'aborted') });
 }

@@ -20,11 +20,11 @@ export function buildOutcome(status: LoopStatus, context: LoopContext): LoopOutc
         status,
         ok: true,
         ...common,
-        candidate: context.fallbackCandidate,
+        candidate: context.ledger.fallbackCandidate,
         partial: context.candidate,
       };
     case 'empty':
-      return { status, ok: true, ...common, empty: context.empty ?? { reason: '' } };
+      return { status, ok: true, ...common, empty: context.ledger.empty ?? { reason: '' } };
     default:
       return {
         status,

@@ -50,9 +50,9 @@ export function explain(decision: TraceDecision, context: LoopContext): string {
     case 'retry':
       return `${failed}. Nothing was done, so it runs once more on the same input after ${retryDelay(context)} ms.`;
     case 'empty':
-      return `The attempt honestly found nothing: ${quote(context.empty?.reason)}.`;
+      return `The attempt honestly found nothing: ${quote(context.ledger.empty?.reason)}.`;
     case 'aborted':
-      return `The run was aborted: ${quote(context.abortReason)}.`;
+      return `The run was aborted: ${quote(context.ledger.abortReason)}.`;
     case 'review':
       return 'The loop waits for a person to review the candidate.';
     case 'clarify':

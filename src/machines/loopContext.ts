@@ -27,31 +27,45 @@ export type PendingRequest =
       verdict: Verdict | undefined;
     };
 
-/** The loop machine's context: JSON-safe and bounded (every counter is capped by the settings). */
+/**
+ * The loop machine's context: JSON-safe and bounded (every counter is capped by the settings).
+ * It keeps few top-level fields on purpose: XState copies the context with `Object.assign` on
+ * every `assign`, and V8 turns a copy of more than ~19 fields into a slow dictionary object.
+ */
 export interface LoopContext {
   settings: LoopSettings;
   input: unknown;
   key: string | undefined;
-  feedback: ValidationError | undefined;
   candidate: unknown;
-  previous: unknown;
   verdict: Verdict | undefined;
-  fallbackCandidate: unknown;
+  feedback: ValidationError | undefined;
   retryCount: number;
   attempts: number;
-  fallbackRuns: number;
   cost: number;
-  failure: FailureRecord | undefined;
-  transientRetried: boolean;
   stall: { fingerprint: string | undefined; repeats: number };
-  answers: ClarificationAnswer[];
+  failure: FailureRecord | undefined;
   pending: PendingRequest | undefined;
+  /** The working state the loop is in (or last was, once it has stopped). */
+  phase: LoopPhase;
+  trace: TraceEntry[];
+  ledger: LoopLedger;
+}
+
+/** What the loop keeps between steps besides its main fields. */
+export interface LoopLedger {
+  /** When the current step started (ms since the epoch). */
+  stepStartedAt: number;
+  /** The candidate before the current one. */
+  previous: unknown;
+  fallbackCandidate: unknown;
+  fallbackRuns: number;
+  /** The one transient retry of the current step input is spent. */
+  transientRetried: boolean;
+  /** The absolute deadline of a transient retry's wait. */
+  retryAt: number | undefined;
+  answers: ClarificationAnswer[];
   empty: { reason: string } | undefined;
   abortReason: string | undefined;
-  phase: LoopPhase;
-  stepStartedAt: number;
-  retryAt: number | undefined;
-  trace: TraceEntry[];
 }
 
 export function initialContext(settings: LoopSettings, input: unknown): LoopContext {
@@ -59,26 +73,28 @@ export function initialContext(settings: LoopSettings, input: unknown): LoopCont
     settings,
     input,
     key: keyOf(settings, input),
-    feedback: undefined,
     candidate: undefined,
-    previous: undefined,
     verdict: undefined,
-    fallbackCandidate: undefined,
+    feedback: undefined,
     retryCount: 0,
     attempts: 0,
-    fallbackRuns: 0,
     cost: 0,
-    failure: undefined,
-    transientRetried: false,
     stall: { fingerprint: undefined, repeats: 0 },
-    answers: [],
+    failure: undefined,
     pending: undefined,
-    empty: undefined,
-    abortReason: undefined,
     phase: 'attempting',
-    stepStartedAt: Date.now(),
-    retryAt: undefined,
     trace: [],
+    ledger: {
+      stepStartedAt: Date.now(),
+      previous: undefined,
+      fallbackCandidate: undefined,
+      fallbackRuns: 0,
+      transientRetried: false,
+      retryAt: undefined,
+      answers: [],
+      empty: undefined,
+      abortReason: undefined,
+    },
   };
 }
 

@@ -46,7 +46,7 @@ export const loopGuards = {
   withinCostBudget: budgetGuard(({ context }: Args) =>
     withinCostBudget(context.cost, context.settings.maxCost),
   ),
-  transientRetryAllowed: budgetGuard(({ context }: Args) => !context.transientRetried),
+  transientRetryAllowed: budgetGuard(({ context }: Args) => !context.ledger.transientRetried),
 
   refineWouldPassCeiling: and(['hasRetriesLeft', not('withinCeiling')]),
   refineWouldPassCostBudget: and(['hasRetriesLeft', not('withinCostBudget')]),

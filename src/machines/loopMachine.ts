@@ -39,14 +39,14 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
   const stepInput = ({ context }: { context: LoopContext }): StepInput => ({
     input: context.input,
     feedback: context.feedback,
-    previous: context.previous,
+    previous: context.ledger.previous,
     candidate: context.candidate,
     partial: context.candidate,
     error: context.feedback,
     iteration: context.retryCount,
     attempt: context.attempts,
     key: context.key,
-    answers: context.answers,
+    answers: context.ledger.answers,
   });
   const onError = (step: StepName) => ({
     target: 'failed' as const,
@@ -63,12 +63,15 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
     actors: stepActors(config, settings),
     guards: loopGuards,
     actions: {
-      enterPhase: assign((_, params: { phase: LoopContext['phase'] }) =>
-        update.enterPhase(params.phase),
+      enterPhase: assign(({ context }, params: { phase: LoopContext['phase'] }) =>
+        update.enterPhase(context, params.phase),
       ),
       startAttempt: assign(({ context }) => update.startAttempt(context)),
       startFallback: assign(({ context }) => update.startFallback(context)),
       acceptAttempt: assign(({ context, event }) => update.acceptAttempt(context, outputOf(event))),
+      acceptCandidate: assign(({ context, event }) =>
+        update.acceptAttempt(context, outputOf(event), 'validating'),
+      ),
       acceptVerdict: assign(({ context, event }) => update.acceptVerdict(context, outputOf(event))),
       acceptRefinement: assign(({ context, event }) =>
         update.acceptRefinement(context, outputOf(event)),
@@ -101,8 +104,8 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
       applyReviewRetry: assign(({ event }) =>
         update.applyReviewRetry(event.type === 'review.retry' ? event.feedback : undefined),
       ),
-      recordAbort: assign(({ event }) =>
-        update.recordAbort('reason' in event ? event.reason : undefined),
+      recordAbort: assign(({ context, event }) =>
+        update.recordAbort(context, 'reason' in event ? event.reason : undefined),
       ),
     },
   }).createMachine({
@@ -125,13 +128,12 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
               target: 'awaitingClarification',
               actions: 'acceptAttempt',
             },
-            { target: 'validating', actions: 'acceptAttempt' },
+            { target: 'validating', actions: 'acceptCandidate' },
           ],
           onError: onError('attempt'),
         },
       },
       validating: {
-        entry: { type: 'enterPhase', params: { phase: 'validating' } },
         invoke: {
           id: 'validate',
           src: 'validate',
@@ -162,7 +164,6 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
         },
       },
       routing: {
-        entry: { type: 'enterPhase', params: { phase: 'routing' } },
         always: [
           { guard: 'isMalformed', target: 'terminate_with_partial' },
           { guard: 'isValid', target: 'proceed' },
@@ -211,7 +212,6 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
       },
       ...(shape.canRefine && {
         refining: {
-          entry: { type: 'enterPhase', params: { phase: 'refining' } },
           invoke: {
             id: 'refine',
             src: 'refine',
@@ -260,7 +260,7 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
         invoke: {
           id: 'retryDelay',
           src: 'retryDelay',
-          input: ({ context }) => ({ until: context.retryAt ?? 0 }),
+          input: ({ context }) => ({ until: context.ledger.retryAt ?? 0 }),
           onDone: [
             ...when(shape.canReattempt, {
               guard: 'failedInAttempt' as const,
@@ -269,8 +269,12 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
             ...when(shape.canRefine, {
               guard: 'failedInRefine' as const,
               target: 'refining' as const,
+              actions: { type: 'enterPhase' as const, params: { phase: 'refining' as const } },
             }),
-            { target: 'validating' },
+            {
+              target: 'validating',
+              actions: { type: 'enterPhase', params: { phase: 'validating' } },
+            },
           ],
         },
       },
@@ -295,7 +299,10 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
         awaitingReview: {
           tags: ['waitsForHuman'],
           on: {
-            'review.continue': 'routing',
+            'review.continue': {
+              target: 'routing',
+              actions: { type: 'enterPhase', params: { phase: 'routing' } },
+            },
             'review.modify': [
               { guard: 'modifiesCandidate', target: 'validating', actions: 'applyModification' },
               { target: 'attemptGate', actions: 'applyModification' },

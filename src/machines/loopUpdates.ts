@@ -4,20 +4,42 @@ import type { TraceDecision } from '../statuses.js';
 import { isClarificationRequest, isEmptyResult, readStepResult } from '../stepResults.js';
 import { parseVerdict } from '../validation.js';
 import { explain, retryDelay } from './explain.js';
-import { keyOf, type LoopContext, type LoopPhase, withEntry } from './loopContext.js';
+import {
+  keyOf,
+  type LoopContext,
+  type LoopLedger,
+  type LoopPhase,
+  withEntry,
+} from './loopContext.js';
 
-// Pure context updaters: each returns the fields an `assign` in loopMachine.ts changes.
+// Pure context updaters: each returns the fields an `assign` in loopMachine.ts changes. A step's
+// result and the entry into the next state are one update, because every `assign` copies the
+// whole context.
 
-export function enterPhase(phase: LoopPhase): Partial<LoopContext> {
-  return { phase, stepStartedAt: Date.now() };
+type Update = Partial<LoopContext>;
+
+const note = (context: LoopContext, changes: Partial<LoopLedger>): LoopLedger => ({
+  ...context.ledger,
+  ...changes,
+});
+
+/** Enters a working state: the phase, and the time its step starts. */
+export function enterPhase(context: LoopContext, phase: LoopPhase): Update {
+  return { phase, ledger: note(context, { stepStartedAt: Date.now() }) };
 }
 
-export function startAttempt(context: LoopContext): Partial<LoopContext> {
-  return { ...enterPhase('attempting'), attempts: context.attempts + 1 };
+export function startAttempt(context: LoopContext): Update {
+  return { ...enterPhase(context, 'attempting'), attempts: context.attempts + 1 };
 }
 
-export function startFallback(context: LoopContext): Partial<LoopContext> {
-  return { ...enterPhase('fallingBack'), fallbackRuns: context.fallbackRuns + 1 };
+export function startFallback(context: LoopContext): Update {
+  return {
+    phase: 'fallingBack',
+    ledger: note(context, {
+      stepStartedAt: Date.now(),
+      fallbackRuns: context.ledger.fallbackRuns + 1,
+    }),
+  };
 }
 
 /** Sums cost without overflowing to Infinity (which JSON would turn into null). */
@@ -27,28 +49,45 @@ function addCost(total: number, cost: number): number {
 
 function stepEntry(context: LoopContext, cost: number) {
   return {
-    startedAt: context.stepStartedAt,
+    startedAt: context.ledger.stepStartedAt,
     ...(cost > 0 ? { cost } : {}),
-    ...(context.transientRetried ? { intermittent: true as const } : {}),
+    ...(context.ledger.transientRetried ? { intermittent: true as const } : {}),
   };
 }
 
-export function acceptAttempt(context: LoopContext, output: unknown): Partial<LoopContext> {
-  const { value, cost } = readStepResult(output);
-  const base = {
+/** A finished step's common bookkeeping, entering `next` (if it is a working state). */
+function finishStep(
+  context: LoopContext,
+  cost: number,
+  next: LoopPhase | undefined,
+  ledger: Partial<LoopLedger>,
+) {
+  return {
     cost: addCost(context.cost, cost),
-    transientRetried: false,
-    trace: withEntry(context, {
-      state: 'attempting',
-      key: context.key,
-      ...stepEntry(context, cost),
+    ...(next ? { phase: next } : {}),
+    ledger: note(context, {
+      transientRetried: false,
+      ...(next ? { stepStartedAt: Date.now() } : {}),
+      ...ledger,
     }),
   };
-  if (isEmptyResult(value)) return { ...base, empty: { reason: value.reason } };
+}
+
+export function acceptAttempt(context: LoopContext, output: unknown, next?: LoopPhase): Update {
+  const { value, cost } = readStepResult(output);
+  const trace = withEntry(context, {
+    state: 'attempting',
+    key: context.key,
+    ...stepEntry(context, cost),
+  });
+  if (isEmptyResult(value)) {
+    return { trace, ...finishStep(context, cost, next, { empty: { reason: value.reason } }) };
+  }
   if (isClarificationRequest(value)) {
     const { question, options, context: about } = value;
     return {
-      ...base,
+      trace,
+      ...finishStep(context, cost, next, {}),
       pending: {
         kind: 'clarification',
         question: String(question),
@@ -57,10 +96,14 @@ export function acceptAttempt(context: LoopContext, output: unknown): Partial<Lo
       },
     };
   }
-  return { ...base, previous: context.candidate, candidate: value };
+  return {
+    trace,
+    candidate: value,
+    ...finishStep(context, cost, next, { previous: context.candidate }),
+  };
 }
 
-export function acceptVerdict(context: LoopContext, output: unknown): Partial<LoopContext> {
+export function acceptVerdict(context: LoopContext, output: unknown): Update {
   const { value, cost } = readStepResult(output);
   const verdict = parseVerdict(value);
   const { stall, settings } = context;
@@ -72,8 +115,6 @@ export function acceptVerdict(context: LoopContext, output: unknown): Partial<Lo
   return {
     verdict,
     feedback: 'error' in verdict && verdict.error ? verdict.error : context.feedback,
-    cost: addCost(context.cost, cost),
-    transientRetried: false,
     stall: { fingerprint: print, repeats },
     trace: withEntry(context, {
       state: 'validating',
@@ -81,34 +122,29 @@ export function acceptVerdict(context: LoopContext, output: unknown): Partial<Lo
       fingerprint: print,
       ...stepEntry(context, cost),
     }),
+    ...finishStep(context, cost, 'routing', {}),
   };
 }
 
-export function acceptRefinement(context: LoopContext, output: unknown): Partial<LoopContext> {
+export function acceptRefinement(context: LoopContext, output: unknown): Update {
   const { value, cost } = readStepResult(output);
   return {
     input: value,
     key: keyOf(context.settings, value),
-    cost: addCost(context.cost, cost),
-    transientRetried: false,
     trace: withEntry(context, { state: 'refining', ...stepEntry(context, cost) }),
+    ...finishStep(context, cost, undefined, {}),
   };
 }
 
-export function acceptFallback(context: LoopContext, output: unknown): Partial<LoopContext> {
+export function acceptFallback(context: LoopContext, output: unknown): Update {
   const { value, cost } = readStepResult(output);
   return {
-    fallbackCandidate: value,
-    cost: addCost(context.cost, cost),
     trace: withEntry(context, { state: 'fallingBack', ...stepEntry(context, cost) }),
+    ...finishStep(context, cost, undefined, { fallbackCandidate: value }),
   };
 }
 
-export function recordFailure(
-  context: LoopContext,
-  step: StepName,
-  error: unknown,
-): Partial<LoopContext> {
+export function recordFailure(context: LoopContext, step: StepName, error: unknown): Update {
   const failure = classifyFailure(error, step);
   return {
     failure,
@@ -118,15 +154,13 @@ export function recordFailure(
       failureKind: failure.kind,
       rationale: failure.message,
       ...(step === 'attempt' ? { key: context.key } : {}),
-      startedAt: context.stepStartedAt,
+      startedAt: context.ledger.stepStartedAt,
     }),
   };
 }
 
-export function recordDecision(
-  context: LoopContext,
-  decision: TraceDecision,
-): Partial<LoopContext> {
+export function recordDecision(context: LoopContext, decision: TraceDecision): Update {
+  if (!context.settings.trace) return {};
   return {
     trace: withEntry(context, {
       state: context.phase,
@@ -137,43 +171,56 @@ export function recordDecision(
 }
 
 /** The `refine` decision: the entry's `retryCount` is the count after it, `iterationIndex` the one before. */
-export function countRetry(context: LoopContext): Partial<LoopContext> {
+export function countRetry(context: LoopContext): Update {
   const retryCount = context.retryCount + 1;
-  const rationale = explain('refine', context);
-  return {
-    retryCount,
-    trace: withEntry(context, { state: 'routing', decision: 'refine', rationale, retryCount }),
-  };
+  const trace = context.settings.trace
+    ? withEntry(context, {
+        state: 'routing',
+        decision: 'refine',
+        rationale: explain('refine', context),
+        retryCount,
+      })
+    : context.trace;
+  return { retryCount, trace, ...enterPhase(context, 'refining') };
 }
 
-export function scheduleRetry(context: LoopContext): Partial<LoopContext> {
+export function scheduleRetry(context: LoopContext): Update {
   return {
-    transientRetried: true,
-    retryAt: Date.now() + retryDelay(context),
+    ledger: note(context, { transientRetried: true, retryAt: Date.now() + retryDelay(context) }),
     ...recordDecision(context, 'retry'),
   };
 }
 
-export function recordAnswer(context: LoopContext, answer: unknown): Partial<LoopContext> {
+export function recordAnswer(context: LoopContext, answer: unknown): Update {
   const question = context.pending?.kind === 'clarification' ? context.pending.question : '';
   return {
-    answers: [...context.answers, { question, answer }],
     pending: undefined,
     phase: 'attemptGate',
+    ledger: note(context, { answers: [...context.ledger.answers, { question, answer }] }),
   };
 }
 
 export function applyModification(
   context: LoopContext,
   change: { input?: unknown; candidate?: unknown },
-) {
-  const pending = { pending: undefined, phase: 'attemptGate' as const };
-  if ('candidate' in change)
-    return { ...pending, previous: context.candidate, candidate: change.candidate };
-  return { ...pending, input: change.input, key: keyOf(context.settings, change.input) };
+): Update {
+  if ('candidate' in change) {
+    return {
+      pending: undefined,
+      candidate: change.candidate,
+      ...enterPhase(context, 'validating'),
+      ledger: note(context, { previous: context.candidate, stepStartedAt: Date.now() }),
+    };
+  }
+  return {
+    pending: undefined,
+    phase: 'attemptGate',
+    input: change.input,
+    key: keyOf(context.settings, change.input),
+  };
 }
 
-export function applyReviewRetry(feedback: string | undefined): Partial<LoopContext> {
+export function applyReviewRetry(feedback: string | undefined): Update {
   return {
     pending: undefined,
     phase: 'attemptGate',
@@ -186,7 +233,7 @@ export function applyReviewRetry(feedback: string | undefined): Partial<LoopCont
 export function pauseForReview(
   context: LoopContext,
   reason: 'beforeProceed' | 'afterFailedValidation',
-): Partial<LoopContext> {
+): Update {
   const paused = { ...context, phase: 'awaitingReview' as const };
   return {
     phase: 'awaitingReview',
@@ -195,12 +242,14 @@ export function pauseForReview(
   };
 }
 
-export function pauseForClarification(context: LoopContext): Partial<LoopContext> {
-  return { phase: 'awaitingClarification', ...recordDecision(context, 'clarify') };
+export function pauseForClarification(context: LoopContext): Update {
+  const paused = { ...context, phase: 'awaitingClarification' as const };
+  return { phase: 'awaitingClarification', ...recordDecision(paused, 'clarify') };
 }
 
-export function recordAbort(reason: unknown): Partial<LoopContext> {
-  return { abortReason: typeof reason === 'string' ? reason.slice(0, 500) : 'loop.abort' };
+export function recordAbort(context: LoopContext, reason: unknown): Update {
+  const abortReason = typeof reason === 'string' ? reason.slice(0, 500) : 'loop.abort';
+  return { ledger: note(context, { abortReason }) };
 }
 
 export function failedIn(context: LoopContext, step: StepName): boolean {

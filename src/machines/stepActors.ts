@@ -54,52 +54,55 @@ export function stepActor(
   classify?: FailureClassifier,
 ) {
   const timeoutMs = step === 'attempt' ? settings.attemptTimeoutMs : settings.stepTimeoutMs;
+  const idempotent = settings.idempotent[step];
   return fromPromise<unknown, StepInput>(async ({ input, signal }) => {
-    const controller = new AbortController();
-    const cleanups: Array<() => void> = [];
-    const interrupted = new Promise<never>((_, reject) => {
-      const onAbort = () => {
-        controller.abort(signal.reason);
-        reject(signal.reason);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      cleanups.push(() => signal.removeEventListener('abort', onAbort));
-      if (timeoutMs !== null) {
-        const timer = setTimeout(() => {
-          const failure = stepTimeout(step, timeoutMs);
-          controller.abort(failure);
-          reject(failure);
-        }, timeoutMs);
-        cleanups.push(() => clearTimeout(timer));
-      }
-    });
-    interrupted.catch(ignore);
     try {
       const { resumed, ...stepInput } = input;
-      if (resumed && !settings.idempotent[step]) {
+      if (resumed && !idempotent) {
         throw uncertainSideEffect(
           `${step} was in flight when the run was checkpointed; it is not idempotent, so it was not run again`,
         );
       }
+      if (signal.aborted) throw signal.reason;
       // called synchronously as the actor starts, so a step counted as started has really run
-      if (controller.signal.aborted) throw controller.signal.reason;
-      let work: Promise<unknown>;
-      try {
-        work = Promise.resolve(run(Object.freeze({ ...stepInput, signal: controller.signal })));
-      } catch (error) {
-        work = Promise.reject(error);
-      }
-      work.catch(ignore);
-      const raw = await Promise.race([work, interrupted]);
+      const start = (stepSignal: AbortSignal) =>
+        run(Object.freeze({ ...stepInput, signal: stepSignal }));
+      const raw = await (timeoutMs === null
+        ? start(signal)
+        : withTimeout(step, timeoutMs, signal, start));
       const { costProblem } = readStepResult(raw);
       if (costProblem) throw new LoopStepFailure('permanent', `${step} ${costProblem}`);
       // only an attempt may return an empty result or a question; other values pass by identity
       return step === 'attempt' ? sanitizeStepResult(raw) : raw;
     } catch (error) {
       throw markFailureRecord(classifyFailure(error, step, classify));
-    } finally {
-      for (const cleanup of cleanups) cleanup();
     }
+  });
+}
+
+/** Runs `start` with a signal that also aborts after `ms`, rejecting with a step timeout then. */
+function withTimeout(
+  step: StepName,
+  ms: number,
+  parent: AbortSignal,
+  start: (signal: AbortSignal) => unknown,
+): Promise<unknown> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(parent.reason);
+  parent.addEventListener('abort', onAbort, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const failure = stepTimeout(step, ms);
+      controller.abort(failure);
+      reject(failure);
+    }, ms);
+  });
+  const work = new Promise((resolve) => resolve(start(controller.signal)));
+  work.catch(ignore);
+  return Promise.race([work, timedOut]).finally(() => {
+    clearTimeout(timer);
+    parent.removeEventListener('abort', onAbort);
   });
 }
 

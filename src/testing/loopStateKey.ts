@@ -73,7 +73,7 @@ function keyOf(snapshot: AnyMachineSnapshot, detours: Detours, policy: EventPoli
     return JSON.stringify([
       snapshot.value,
       ...counters,
-      context.fallbackRuns,
+      context.ledger.fallbackRuns,
       context.phase,
       verdictClass(context.verdict),
       failure ? [failure.step, failure.kind, failure.effect, failure.retryAfterMs ?? 0] : 0,
@@ -82,7 +82,7 @@ function keyOf(snapshot: AnyMachineSnapshot, detours: Detours, policy: EventPoli
   return JSON.stringify([
     snapshot.value,
     ...counters,
-    context.transientRetried,
+    context.ledger.transientRetried,
     snapshot.value === 'waitingToRetry' ? context.failure?.step : 0,
     policy.canStall
       ? [context.stall.repeats, onStallLane(context, policy), context.candidate === SAME_DRAFT]

@@ -155,14 +155,14 @@ function checkRun(
     context.retryCount <= settings.maxRetries,
     `${context.retryCount} refine cycles passed maxRetries ${settings.maxRetries}`,
   );
-  expect(context.fallbackRuns <= 1, `the fallback ran ${context.fallbackRuns} times`);
+  expect(context.ledger.fallbackRuns <= 1, `the fallback ran ${context.ledger.fallbackRuns} times`);
   expect(
     context.attempts === count('attempt') + cutShort('attempting'),
     `${context.attempts} attempts counted, the path invokes ${count('attempt')}`,
   );
   expect(
-    context.fallbackRuns === count('fallback') + cutShort('fallingBack'),
-    `${context.fallbackRuns} fallback runs counted, the path has ${count('fallback')}`,
+    context.ledger.fallbackRuns === count('fallback') + cutShort('fallingBack'),
+    `${context.ledger.fallbackRuns} fallback runs counted, the path has ${count('fallback')}`,
   );
   if (settings.trace) {
     const steps = context.trace.filter((entry) => !entry.decision).map((entry) => entry.state);

@@ -256,7 +256,8 @@ function failures(
   free: boolean,
   endings: boolean,
 ): ScriptedEvent[] {
-  const { settings, transientRetried } = context;
+  const { settings } = context;
+  const { transientRetried } = context.ledger;
   const idempotent = settings.idempotent[step];
   const retries = (effect: FailureEffect) =>
     !transientRetried && step !== 'fallback' && (effect === 'none' || idempotent);

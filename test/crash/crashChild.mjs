@@ -77,7 +77,7 @@ const store = {
       type: 'saved',
       seq: record.seq,
       state: record.state,
-      retryAt: snapshot.context.retryAt,
+      retryAt: snapshot.context.ledger.retryAt,
     });
   },
   load: (runId) => inner.load(runId),

@@ -215,7 +215,11 @@ export function describeCheckpointStore(name: string, makeStore: MakeStore): voi
         const rejected = results.filter((r) => r.status === 'rejected');
         expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
         expect(rejected).toHaveLength(1);
-        expect((rejected[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'conflict' });
+        // which refusal depends on the interleaving: the loser either read the pause before the
+        // winner saved (its own save then conflicts) or read the winner's checkpoint (not waiting)
+        expect(['conflict', 'not_waiting']).toContain(
+          ((rejected[0] as PromiseRejectedResult).reason as { code?: string }).code,
+        );
         expect(attempt.calls).toBe(2);
       });
 

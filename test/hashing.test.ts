@@ -1,0 +1,45 @@
+import { createHash } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import canonicalize from 'canonicalize';
+import { fingerprint, reproducibilityKey } from 'loopchart';
+import { describe, expect, it } from 'vitest';
+
+const inputs = [
+  'plain text',
+  { b: 2, a: [1, 'x', { z: null, y: true }] },
+  { é: '日本語', '\u{1F600}': 1.5e-7, n: -0 },
+  JSON.parse('{"__proto__":{"polluted":true},"constructor":1}'),
+];
+
+describe('reproducibilityKey', () => {
+  it.each(inputs)('is sha256 of the RFC 8785 canonical JSON (%j)', (input) => {
+    const canonical = canonicalize(input) as string;
+    expect(reproducibilityKey(input)).toBe(createHash('sha256').update(canonical).digest('hex'));
+    expect(reproducibilityKey(input)).toBe(bytesToHex(sha256(utf8ToBytes(canonical))));
+  });
+
+  it('ignores key order and nothing else', () => {
+    expect(reproducibilityKey({ a: 1, b: 2 })).toBe(reproducibilityKey({ b: 2, a: 1 }));
+    expect(reproducibilityKey({ a: 1 })).not.toBe(reproducibilityKey({ a: 2 }));
+    expect(reproducibilityKey('Text')).not.toBe(reproducibilityKey('text'));
+  });
+
+  it('never throws on values JSON cannot hold', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    for (const value of [cyclic, 10n, Number.NaN, '\uD800 lone surrogate', undefined]) {
+      expect(reproducibilityKey(value)).toMatch(/^[0-9a-f]{64}$/);
+    }
+  });
+});
+
+describe('fingerprint', () => {
+  it('ignores whitespace, case and key order, but not content', () => {
+    expect(fingerprint({ text: 'Hello   World', n: 1 })).toBe(
+      fingerprint({ n: 1, text: ' hello world' }),
+    );
+    expect(fingerprint({ text: 'Hello World' })).not.toBe(fingerprint({ text: 'Hello Word' }));
+    expect(fingerprint('x')).toMatch(/^[0-9a-f]{16}$/);
+  });
+});
