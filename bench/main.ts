@@ -32,6 +32,7 @@ async function main(args: string[]): Promise<number> {
   const results: Record<string, BenchFigures | { error: string }> = {};
   let failed = 0;
   const started = performance.now();
+  const startLoad = os.loadavg();
   console.log(`loopchart bench on ${machineLine()}${quick ? ' (quick)' : ''}`);
   for (const section of sections) {
     console.log(`\n== ${section.title} [${section.name}] ==`);
@@ -50,7 +51,15 @@ async function main(args: string[]): Promise<number> {
       `  (${section.name}: ${((performance.now() - sectionStart) / 1000).toFixed(1)} s)`,
     );
   }
-  const report = { machine: machine(), quick, ranAt: new Date().toISOString(), sections: results };
+  const load = `load average ${loadLine(startLoad)} at the start, ${loadLine(os.loadavg())} at the end`;
+  console.log(`\n${load}`);
+  const report = {
+    machine: machine(),
+    quick,
+    ranAt: new Date().toISOString(),
+    loadAverage: { start: startLoad, end: os.loadavg() },
+    sections: results,
+  };
   writeFileSync(resultsFile, `${JSON.stringify(report, null, 2)}\n`);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(`\nwrote ${resultsFile} (${seconds} s)`);
@@ -67,6 +76,9 @@ function machine() {
     memoryGiB: Math.round(os.totalmem() / 2 ** 30),
   };
 }
+
+// Other processes on the machine move the figures: the 1-minute load average says how busy it was.
+const loadLine = (load: number[]) => (load[0] ?? 0).toFixed(2);
 
 function machineLine(): string {
   const m = machine();
