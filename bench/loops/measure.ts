@@ -42,11 +42,16 @@ const mean = (values: readonly number[]): number =>
 
 const perIteration = (ms: number, loops: number) => (ms * 1000) / (loops * ITERATIONS_PER_LOOP);
 
+/** Loops a tinybench sample runs one after the other: GC pauses and timer overhead spread out. */
+const BATCH = 10;
+
 /**
  * One loop at a time, after `warmupMs` of runs per implementation. Each round is a tinybench run
- * of every implementation timed by CPU time, while each run's wall time is kept too; a figure is
- * the median over rounds of each round's mean run. Rounds interleave the implementations (each
- * starting with the next one), so a change of load on a shared machine hits all of them alike.
+ * of every implementation (a sample: `BATCH` loops in a row, by wall clock, with the CPU time kept
+ * too); a figure is the median over rounds of each round's mean sample. Rounds interleave the
+ * implementations (each starting with the next one), so a change of load on a shared machine hits
+ * all of them alike. No GC is forced in between: a forced GC shrinks the heap and makes the next
+ * runs collect more often than they would.
  */
 export async function sequentialMicros(
   impls: readonly LoopImplementation[],
@@ -54,38 +59,38 @@ export async function sequentialMicros(
 ): Promise<Map<string, Micros>> {
   const cpu = new Map<string, number[]>(impls.map((impl) => [impl.name, []]));
   const wall = new Map<string, number[]>(impls.map((impl) => [impl.name, []]));
-  const gc = (globalThis as { gc?: () => void }).gc;
-  // Warm every implementation up first: the JIT is still optimizing loopchart's code (in
-  // background threads that CPU time counts) for its first few hundred runs.
+  // The JIT keeps optimizing loopchart's code for its first few hundred runs.
   for (const impl of impls) {
     const until = performance.now() + warmupMs;
-    for (let n = 0; performance.now() < until; n++)
+    for (let n = 0; performance.now() < until; n++) {
       checkResult(impl.name, await impl.run(taskFor(n)));
+    }
   }
   for (let round = 0; round < rounds; round++) {
-    // A full GC before each task, so none pays for the garbage of the one before it.
-    const setup = () => gc?.();
-    const bench = new Bench({ now: cpuNow, time: timeMs, warmupTime: timeMs / 4, setup });
-    const walls = new Map<string, number[]>();
-    // Each round starts with the next implementation, so none always runs first.
+    const bench = new Bench({
+      time: timeMs,
+      iterations: 4,
+      warmupTime: timeMs / 5,
+      warmupIterations: 1,
+    });
+    const cpuSamples = new Map<string, number[]>();
     const order = impls.map((_, i) => impls[(i + round) % impls.length] as LoopImplementation);
     for (const impl of order) {
-      const runs: number[] = [];
-      walls.set(impl.name, runs);
+      const samples: number[] = [];
+      cpuSamples.set(impl.name, samples);
       let n = 0;
       bench.add(impl.name, async () => {
-        const started = performance.now();
-        checkResult(impl.name, await impl.run(taskFor(n++)));
-        runs.push(performance.now() - started);
+        const started = cpuNow();
+        for (let b = 0; b < BATCH; b++) checkResult(impl.name, await impl.run(taskFor(n++)));
+        samples.push(cpuNow() - started);
       });
     }
     await bench.run();
     for (const task of bench.tasks) {
       const result = task.result;
       if (!('latency' in result)) throw new Error(`${task.name} did not finish: ${result.state}`);
-      // The mean run, not the median one: GC pauses land in few runs but are part of the cost.
-      cpu.get(task.name)?.push(perIteration(result.period, 1));
-      wall.get(task.name)?.push(perIteration(mean(walls.get(task.name) ?? []), 1));
+      wall.get(task.name)?.push(perIteration(result.period, BATCH));
+      cpu.get(task.name)?.push(perIteration(mean(cpuSamples.get(task.name) ?? []), BATCH));
     }
   }
   return new Map(
@@ -184,7 +189,6 @@ export async function inFlightFigures(
       const spent = rounds.get(impl.name) ?? [];
       const used = spent.reduce((sum, s) => sum + s.cpu, 0);
       if (round > 1 && used + used / spent.length > options.budgetMs) continue;
-      await ctx.settledHeap();
       if (round === 0) {
         const held = await heldRound(impl, count(impl), options.afterRefines, ctx);
         heap.set(impl.name, held.heapBytes);
