@@ -1,5 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { foldedJson } from './foldedJson.js';
 import { toCanonicalJson } from './toCanonicalJson.js';
 
 type HexDigest = (text: string) => string;
@@ -33,5 +34,20 @@ export function reproducibilityKey(input: unknown): string {
  * @example fingerprint({ text: 'Hello  World' }) === fingerprint({ text: 'hello world' });
  */
 export function fingerprint(value: unknown): string {
-  return sha256Hex(toCanonicalJson(value, true)).slice(0, 16);
+  return hash64Hex(foldedJson(value));
+}
+
+// A fast 64-bit (two-lane, cyrb53-style) hash: a fingerprint only has to tell repeats apart, and a
+// step that wants to fake a stall can simply repeat itself, so it needs no cryptographic strength.
+function hash64Hex(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ code, 2654435761);
+    h2 = Math.imul(h2 ^ code, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (h2 >>> 0).toString(16).padStart(8, '0') + (h1 >>> 0).toString(16).padStart(8, '0');
 }

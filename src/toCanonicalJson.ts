@@ -4,7 +4,6 @@ const MAX_DEPTH = 64;
 const MAX_NODES = 200_000;
 
 interface Walk {
-  fold: boolean;
   seen: Set<object>;
   nodes: number;
 }
@@ -12,18 +11,16 @@ interface Walk {
 /**
  * RFC 8785 canonical JSON of any value, total and safe on untrusted data: cycles, throwing getters,
  * non-finite numbers, lone surrogates and exotic values become markers instead of errors, and keys
- * such as `__proto__` stay plain data. `fold` lower-cases and whitespace-collapses strings.
+ * such as `__proto__` stay plain data.
  */
-export function toCanonicalJson(value: unknown, fold = false): string {
-  return canonicalize(toPlain(value, { fold, seen: new Set(), nodes: 0 }, 0)) ?? 'null';
+export function toCanonicalJson(value: unknown): string {
+  return canonicalize(toPlain(value, { seen: new Set(), nodes: 0 }, 0)) ?? 'null';
 }
 
 function toPlain(value: unknown, walk: Walk, depth: number): unknown {
   switch (typeof value) {
-    case 'string': {
-      const text = value.toWellFormed();
-      return walk.fold ? text.replace(/\s+/g, ' ').trim().toLowerCase() : text;
-    }
+    case 'string':
+      return value.toWellFormed();
     case 'number':
       return Number.isFinite(value) ? value : null;
     case 'boolean':
@@ -44,7 +41,8 @@ function objectToPlain(value: object, walk: Walk, depth: number): unknown {
   walk.seen.add(value);
   try {
     const next = (item: unknown) => toPlain(item, walk, depth + 1);
-    if (Array.isArray(value)) return value.map((item) => next(item) ?? null);
+    // Array.from visits holes (map skips them, which would write an invalid `[,1]`)
+    if (Array.isArray(value)) return Array.from(value, (item) => next(item) ?? null);
     if (value instanceof Map)
       return [...value.entries()].map(([k, v]) => [next(k), next(v) ?? null]);
     if (value instanceof Set) return [...value].map((item) => next(item) ?? null);

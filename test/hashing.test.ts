@@ -43,3 +43,34 @@ describe('fingerprint', () => {
     expect(fingerprint('x')).toMatch(/^[0-9a-f]{16}$/);
   });
 });
+
+describe('canonical JSON of odd arrays', () => {
+  it('writes the holes of a sparse array as null, like JSON.stringify', async () => {
+    const { toCanonicalJson } = await import('../src/toCanonicalJson.js');
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the point
+    const sparse = [, 1];
+    expect(toCanonicalJson(sparse)).toBe('[null,1]');
+    expect(JSON.parse(toCanonicalJson(sparse))).toEqual(JSON.parse(JSON.stringify(sparse)));
+    expect(reproducibilityKey(sparse)).toBe(reproducibilityKey([null, 1]));
+  });
+});
+
+describe('fingerprint text', () => {
+  it('is total on hostile values and folds only string values', async () => {
+    const { foldedJson } = await import('../src/foldedJson.js');
+    const cyclic: Record<string, unknown> = { Note: '  Two   Words ' };
+    cyclic.self = cyclic;
+    expect(foldedJson(cyclic)).toBe('{"Note":"two words","self":"[Circular]"}');
+    const hostile = {
+      get boom() {
+        throw new Error('getter');
+      },
+    };
+    expect(foldedJson([hostile, Number.NaN, 10n, undefined])).toBe(
+      '["[Unreadable]",null,"10n",null]',
+    );
+    expect(JSON.parse(foldedJson(JSON.parse('{"__proto__":{"x":1}}')))).toEqual(
+      JSON.parse('{"__proto__":{"x":1}}'),
+    );
+  });
+});

@@ -1,4 +1,3 @@
-import { and, not } from 'xstate';
 import { budgetGuard } from '../analysis/budgetGuard.js';
 import {
   hasRetriesLeft,
@@ -26,6 +25,19 @@ const outputOf = (event: { type: string }) => (event as { output?: unknown }).ou
 const idempotentStep = ({ context }: Args) =>
   context.failure !== undefined && context.settings.idempotent[context.failure.step];
 
+function retriesLeft({ context }: Args): boolean {
+  return hasRetriesLeft(context.retryCount, context.settings.maxRetries);
+}
+function ceilingRoom({ context }: Args): boolean {
+  return withinCeiling(context.attempts, context.settings.maxAttempts);
+}
+function costRoom({ context }: Args): boolean {
+  return withinCostBudget(context.cost, context.settings.maxCost);
+}
+function retryLeft({ context }: Args): boolean {
+  return !context.ledger.transientRetried;
+}
+
 /**
  * The loop machine's guards, by name: each a one-line adapter from XState's arguments to a pure
  * predicate in src/guards. Budget guards are marked so `findUnboundedCycles` can see the bound.
@@ -37,22 +49,18 @@ export const loopGuards = {
   lacksDiagnostic: ({ context }: Args) => lacksDiagnostic(context.verdict),
   isStalled: ({ context }: Args) =>
     isStalled(context.stall.repeats, context.settings.stall?.after ?? null),
-  hasRetriesLeft: budgetGuard(({ context }: Args) =>
-    hasRetriesLeft(context.retryCount, context.settings.maxRetries),
-  ),
-  withinCeiling: budgetGuard(({ context }: Args) =>
-    withinCeiling(context.attempts, context.settings.maxAttempts),
-  ),
-  withinCostBudget: budgetGuard(({ context }: Args) =>
-    withinCostBudget(context.cost, context.settings.maxCost),
-  ),
-  transientRetryAllowed: budgetGuard(({ context }: Args) => !context.ledger.transientRetried),
+  hasRetriesLeft: budgetGuard(retriesLeft),
+  withinCeiling: budgetGuard(ceilingRoom),
+  withinCostBudget: budgetGuard(costRoom),
+  transientRetryAllowed: budgetGuard(retryLeft),
 
-  refineWouldPassCeiling: and(['hasRetriesLeft', not('withinCeiling')]),
-  refineWouldPassCostBudget: and(['hasRetriesLeft', not('withinCostBudget')]),
-  withinCeilingButOverBudget: and(['withinCeiling', not('withinCostBudget')]),
-  ceilingReached: not('withinCeiling'),
-  costBudgetSpent: not('withinCostBudget'),
+  // Combinations are plain functions over the same predicates: an and()/not() guard costs ~3 µs
+  // per evaluation. Those that require a budget predicate to hold are budget guards themselves.
+  refineWouldPassCeiling: budgetGuard((args: Args) => retriesLeft(args) && !ceilingRoom(args)),
+  refineWouldPassCostBudget: budgetGuard((args: Args) => retriesLeft(args) && !costRoom(args)),
+  withinCeilingButOverBudget: budgetGuard((args: Args) => ceilingRoom(args) && !costRoom(args)),
+  ceilingReached: (args: Args) => !ceilingRoom(args),
+  costBudgetSpent: (args: Args) => !costRoom(args),
 
   isEmptyResult: ({ event }: Args) => isEmptyResult(readStepResult(outputOf(event)).value),
   isClarificationRequest: ({ event }: Args) =>
@@ -73,6 +81,8 @@ export const loopGuards = {
   failedInValidate: ({ context }: Args) => failedIn(context, 'validate'),
   failedInRefine: ({ context }: Args) => failedIn(context, 'refine'),
   failedInFallback: ({ context }: Args) => failedIn(context, 'fallback'),
-  retryWouldPassCeiling: and(['failedInAttempt', 'transientRetryAllowed', not('withinCeiling')]),
-  retryWouldPassCostBudget: and(['transientRetryAllowed', not('withinCostBudget')]),
+  retryWouldPassCeiling: budgetGuard(
+    (args: Args) => failedIn(args.context, 'attempt') && retryLeft(args) && !ceilingRoom(args),
+  ),
+  retryWouldPassCostBudget: budgetGuard((args: Args) => retryLeft(args) && !costRoom(args)),
 };
