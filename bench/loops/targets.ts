@@ -18,6 +18,7 @@ export function targetRows(figures: readonly ImplFigures[], full: number) {
   const lc = find('loopchart runLoop');
   const bare = find('loopchart, trace');
   const xs = find('minimal XState');
+  const routed = find('XState floor + a routing state');
   const lg = find('LangGraph');
   const seq = (f: ImplFigures) => f.sequential;
   const conc = (f: ImplFigures) => f.concurrent ?? NONE;
@@ -43,6 +44,31 @@ export function targetRows(figures: readonly ImplFigures[], full: number) {
       limit: `${limit} ${bound}`,
       met: (limit === '≤' ? value.wall <= bound : value.wall >= bound) ? 'yes' : 'NO',
     })),
+    // What the visible routing state itself costs: loopchart against the floor that has one.
+    {
+      ...row(
+        '(floor) loopchart ÷ XState floor with a routing state, sequential',
+        divide(seq(lc), seq(routed)),
+      ),
+      limit: '—',
+      met: '—',
+    },
+    {
+      ...row(
+        `(floor) loopchart ÷ XState floor with a routing state, in flight`,
+        divide(conc(lc), conc(routed)),
+      ),
+      limit: '—',
+      met: '—',
+    },
+    {
+      ...row(
+        '(floor) XState with a routing state ÷ minimal, sequential',
+        divide(seq(routed), seq(xs)),
+      ),
+      limit: '—',
+      met: '—',
+    },
     // The most any XState design can reach against LangGraph: the floor's own lead.
     {
       ...row('(ceiling) LangGraph ÷ XState floor, sequential', divide(seq(lg), seq(xs))),

@@ -9,9 +9,16 @@ import {
   type LoopImplementation,
   REFINES_TO_VALID,
 } from '../loops/workload.js';
-import { xstateLoop } from '../loops/xstateLoop.js';
+import { xstateLoop, xstateRoutedLoop } from '../loops/xstateLoop.js';
 
-const IMPLEMENTATIONS = [loopchart, loopchartBare, xstateLoop, langgraphLoop, plainLoop];
+const IMPLEMENTATIONS = [
+  loopchart,
+  loopchartBare,
+  xstateLoop,
+  xstateRoutedLoop,
+  langgraphLoop,
+  plainLoop,
+];
 /** The loops are weighed while held in their attempt after this many refines. */
 const HELD_AFTER_REFINES = 3;
 
