@@ -3,14 +3,15 @@
  * (attempt in flight, retry delay, paused for a person); a fresh process resumes the run. The
  * children load a build of src compiled here, so the test needs no prior `npm run build`.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TraceEntry } from 'loopchart';
 import { SqliteCheckpointStore } from 'loopchart/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileLibrary, removeLibrary } from './support/compileLibrary.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const childScript = join(root, 'test', 'crash', 'crashChild.mjs');
@@ -19,29 +20,12 @@ let lib: string;
 let db: string;
 
 beforeAll(() => {
-  mkdirSync(join(root, '.build'), { recursive: true });
-  base = mkdtempSync(join(root, '.build', 'crash-'));
-  lib = join(base, 'lib');
+  ({ base, lib } = compileLibrary('crash', ['index.ts', 'sqlite/index.ts']));
   db = join(base, 'runs.db');
-  const tsconfig = join(base, 'tsconfig.json');
-  writeFileSync(
-    tsconfig,
-    JSON.stringify({
-      extends: join(root, 'tsconfig.base.json'),
-      compilerOptions: { rootDir: join(root, 'src'), outDir: lib, sourceMap: false },
-      files: [join(root, 'src/index.ts'), join(root, 'src/sqlite/index.ts')],
-    }),
-  );
-  try {
-    execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', tsconfig]);
-  } catch {
-    // Type errors elsewhere in a shared checkout still emit JavaScript; the check below decides.
-  }
-  expect(existsSync(join(lib, 'sqlite', 'index.js'))).toBe(true);
 }, 60_000);
 
 afterAll(() => {
-  if (base) rmSync(base, { recursive: true, force: true });
+  if (base) removeLibrary(base);
 });
 
 interface Entry {

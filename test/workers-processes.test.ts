@@ -8,10 +8,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { decodeCheckpoint, isCheckpointError, type LoopOutcome } from 'loopchart';
 import { PostgresCheckpointStore } from 'loopchart/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileLib, workersDir } from './workers/compileLib.js';
+import { compileLibrary } from './support/compileLibrary.js';
 import { dropSchema, PG_URL, postgresReachable, schemaName } from './workers/postgresServer.js';
 
 const reachable = await postgresReachable();
@@ -54,10 +55,14 @@ async function spawnWorker(worker: string) {
     CONCURRENCY: String(CONCURRENCY),
     JOURNAL: journalOf(worker),
   };
-  const child = spawn(process.execPath, [join(workersDir, 'workerChild.mjs')], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [fileURLToPath(new URL('./workers/workerChild.mjs', import.meta.url))],
+    {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   children.push(child);
   let err = '';
   child.stderr?.on('data', (chunk) => (err += chunk));
@@ -91,7 +96,7 @@ async function waitUntil(done: () => Promise<boolean>, what: string, ms: number)
 
 describe.skipIf(!reachable)('workers in separate processes on Postgres', () => {
   beforeAll(async () => {
-    ({ base, lib } = compileLib('workers'));
+    ({ base, lib } = compileLibrary('workers', ['index.ts', 'postgres/index.ts']));
     store = new PostgresCheckpointStore({ connectionString: PG_URL, schema });
     await store.setup();
     const columns = 'run_id text, step text, attempt integer, worker text';

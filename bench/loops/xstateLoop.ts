@@ -14,143 +14,95 @@ import {
 interface Context {
   input: Task;
   candidate: Draft | undefined;
+  verdict: Verdict | undefined;
   feedback: string | undefined;
   retries: number;
 }
 
-const actors = {
-  attempt: fromPromise<Draft, Task>(({ input }) => attempt(input)),
-  validate: fromPromise<Verdict, Draft>(({ input }) => validate(input)),
-  refine: fromPromise<Task, { input: Task; feedback: string | undefined }>(({ input }) =>
-    refine(input.input, input.feedback),
-  ),
-};
-
-/**
- * The floor for an XState design: the same three steps as promise actors, inline guards, a retry
- * cap and an error exit per step — what a user writing this loop by hand would have.
- */
-const machine = setup({
+const floor = setup({
   types: { context: {} as Context, input: {} as Task, output: {} as LoopResult },
-  actors,
-}).createMachine({
-  context: ({ input }) => ({ input, candidate: undefined, feedback: undefined, retries: 0 }),
-  initial: 'attempting',
-  states: {
-    attempting: {
-      invoke: {
-        src: 'attempt',
-        input: ({ context }) => context.input,
-        onDone: {
-          target: 'validating',
-          actions: assign({ candidate: ({ event }) => event.output }),
-        },
-        onError: 'failed',
-      },
-    },
-    validating: {
-      invoke: {
-        src: 'validate',
-        input: ({ context }) => context.candidate as Draft,
-        onDone: [
-          { guard: ({ event }) => event.output.valid, target: 'done' },
-          {
-            guard: ({ context }) => context.retries < MAX_RETRIES,
-            target: 'refining',
-            actions: assign({
-              retries: ({ context }) => context.retries + 1,
-              feedback: ({ event }) =>
-                event.output.valid ? undefined : event.output.error.message,
-            }),
-          },
-          { target: 'exhausted' },
-        ],
-        onError: 'failed',
-      },
-    },
-    refining: {
-      invoke: {
-        src: 'refine',
-        input: ({ context }) => ({ input: context.input, feedback: context.feedback }),
-        onDone: { target: 'attempting', actions: assign({ input: ({ event }) => event.output }) },
-        onError: 'failed',
-      },
-    },
-    done: { type: 'final' },
-    exhausted: { type: 'final' },
-    failed: { type: 'final' },
+  actors: {
+    attempt: fromPromise<Draft, Task>(({ input }) => attempt(input)),
+    validate: fromPromise<Verdict, Draft>(({ input }) => validate(input)),
+    refine: fromPromise<Task, { input: Task; feedback: string | undefined }>(({ input }) =>
+      refine(input.input, input.feedback),
+    ),
   },
-  output: ({ context }) => ({ candidate: context.candidate, iterations: context.retries }),
+  guards: {
+    // on validate's done event the verdict is its output; in `routing` it is already in context
+    isValid: ({ context, event }) =>
+      ((event as { output?: Verdict }).output ?? context.verdict)?.valid === true,
+    hasRetriesLeft: ({ context }) => context.retries < MAX_RETRIES,
+  },
+  actions: {
+    keepVerdict: assign({ verdict: (_, verdict: Verdict) => verdict }),
+    countRetry: assign({
+      retries: ({ context }) => context.retries + 1,
+      feedback: ({ context }) =>
+        context.verdict?.valid === false ? context.verdict.error.message : undefined,
+    }),
+  },
 });
 
-export const xstateLoop: LoopImplementation = {
-  name: 'minimal XState v5 machine',
-  run: (task) => toPromise(createActor(machine, { input: task }).start()),
+const attempting = floor.createStateConfig({
+  invoke: {
+    src: 'attempt',
+    input: ({ context }) => context.input,
+    onDone: { target: 'validating', actions: assign({ candidate: ({ event }) => event.output }) },
+    onError: 'failed',
+  },
+});
+const refining = floor.createStateConfig({
+  invoke: {
+    src: 'refine',
+    input: ({ context }) => ({ input: context.input, feedback: context.feedback }),
+    onDone: { target: 'attempting', actions: assign({ input: ({ event }) => event.output }) },
+    onError: 'failed',
+  },
+});
+const keepVerdict = {
+  type: 'keepVerdict' as const,
+  params: ({ event }: { event: { output: Verdict } }) => event.output,
 };
+/** The decision, as transitions; `before` runs first on each (keeping the verdict, inline). */
+const decide = <A>(before: A[]) => [
+  { guard: 'isValid' as const, target: 'done', actions: before },
+  {
+    guard: 'hasRetriesLeft' as const,
+    target: 'refining',
+    actions: [...before, 'countRetry' as const],
+  },
+  { target: 'exhausted', actions: before },
+];
 
 /**
- * The same floor with the one thing SPEC §1 asks for that the minimal machine skips: a visible
- * `routing` state that takes the decision (an eventless `always` state). It costs one more
- * microstep per iteration, the floor for any design whose decision is a state of the chart.
+ * The floor for an XState design: the same three steps as promise actors, named guards, a retry
+ * cap and an error exit per step — what a user writing this loop by hand would have. With
+ * `routed`, the decision is taken in a `routing` state (eventless `always`), as SPEC §1 asks:
+ * one more microstep per iteration, the floor for any design whose decision is a state.
  */
-const routedMachine = createRoutedMachine();
-
-function createRoutedMachine() {
-  return setup({
-    types: {
-      context: {} as Context & { verdict?: Verdict },
-      input: {} as Task,
-      output: {} as LoopResult,
-    },
-    actors,
-  }).createMachine({
-    context: ({ input }) => ({ input, candidate: undefined, feedback: undefined, retries: 0 }),
+function floorMachine(routed: boolean) {
+  return floor.createMachine({
+    context: ({ input }) => ({
+      input,
+      candidate: undefined,
+      verdict: undefined,
+      feedback: undefined,
+      retries: 0,
+    }),
     initial: 'attempting',
     states: {
-      attempting: {
-        invoke: {
-          src: 'attempt',
-          input: ({ context }) => context.input,
-          onDone: {
-            target: 'validating',
-            actions: assign({ candidate: ({ event }) => event.output }),
-          },
-          onError: 'failed',
-        },
-      },
+      attempting,
       validating: {
         invoke: {
           src: 'validate',
           input: ({ context }) => context.candidate as Draft,
-          onDone: { target: 'routing', actions: assign({ verdict: ({ event }) => event.output }) },
+          onDone: routed ? { target: 'routing', actions: keepVerdict } : decide([keepVerdict]),
           onError: 'failed',
         },
       },
-      routing: {
-        always: [
-          { guard: ({ context }) => context.verdict?.valid === true, target: 'done' },
-          {
-            guard: ({ context }) => context.retries < MAX_RETRIES,
-            target: 'refining',
-            actions: assign({
-              retries: ({ context }) => context.retries + 1,
-              feedback: ({ context }) =>
-                context.verdict && !context.verdict.valid
-                  ? context.verdict.error.message
-                  : undefined,
-            }),
-          },
-          { target: 'exhausted' },
-        ],
-      },
-      refining: {
-        invoke: {
-          src: 'refine',
-          input: ({ context }) => ({ input: context.input, feedback: context.feedback }),
-          onDone: { target: 'attempting', actions: assign({ input: ({ event }) => event.output }) },
-          onError: 'failed',
-        },
-      },
+      ...(routed ? { routing: { always: decide<never>([]) } } : {}),
+      refining,
       done: { type: 'final' },
       exhausted: { type: 'final' },
       failed: { type: 'final' },
@@ -158,6 +110,14 @@ function createRoutedMachine() {
     output: ({ context }) => ({ candidate: context.candidate, iterations: context.retries }),
   });
 }
+
+const machine = floorMachine(false);
+const routedMachine = floorMachine(true);
+
+export const xstateLoop: LoopImplementation = {
+  name: 'minimal XState v5 machine',
+  run: (task) => toPromise(createActor(machine, { input: task }).start()),
+};
 
 export const xstateRoutedLoop: LoopImplementation = {
   name: 'XState floor + a routing state',

@@ -78,7 +78,10 @@ export function stepActor(
   });
 }
 
-/** Runs `start` with a signal that also aborts after `ms`, rejecting with a step timeout then. */
+/**
+ * Runs `start` with a signal that also aborts after `ms`, rejecting with a step timeout then. If
+ * the loop stops first, it settles at once and clears its timer (a long timeout never outlives it).
+ */
 function withTimeout(
   step: StepName,
   ms: number,
@@ -86,26 +89,28 @@ function withTimeout(
   start: (signal: AbortSignal) => unknown,
 ): Promise<unknown> {
   const controller = new AbortController();
-  const onAbort = () => controller.abort(parent.reason);
-  parent.addEventListener('abort', onAbort, { once: true });
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
+  let onAbort = () => {};
+  const stopped = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       const failure = stepTimeout(step, ms);
       controller.abort(failure);
       reject(failure);
     }, ms);
+    onAbort = () => {
+      controller.abort(parent.reason);
+      reject(parent.reason);
+    };
+    parent.addEventListener('abort', onAbort, { once: true });
   });
   const work = new Promise((resolve) => resolve(start(controller.signal)));
   work.catch(ignore);
-  return Promise.race([work, timedOut]).finally(() => {
+  return Promise.race([work, stopped]).finally(() => {
     clearTimeout(timer);
     parent.removeEventListener('abort', onAbort);
   });
 }
 
-// Field by field: an object rest (`{ resumed, ...rest }`) plus a spread costs more than the step.
-/** The frozen ctx a user step receives: its step input (less `resumed`) and the signal. */
 function stepContext(input: StepInput, signal: AbortSignal): Readonly<Record<string, unknown>> {
   return Object.freeze({
     input: input.input,

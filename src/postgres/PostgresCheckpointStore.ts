@@ -5,9 +5,9 @@ import {
   checkpointConflict,
   type ListOptions,
   type LoopEvent,
-  type RunStatus,
   type RunSummary,
 } from '../index.js';
+import { type RunRow, toRunSummary } from '../persistence/runRow.js';
 import type {
   ClaimedRun,
   Lease,
@@ -37,16 +37,6 @@ import {
 } from './postgresTables.js';
 import { queueSql } from './queueSql.js';
 import { statementName } from './statementName.js';
-
-interface Row {
-  run_id: string;
-  seq: number;
-  status: RunStatus;
-  state: string;
-  machine_id: string;
-  updated_at: string;
-  data?: string;
-}
 
 /**
  * Checkpoints and a run queue on a PostgreSQL server, for many workers (`createWorker`) sharing
@@ -109,17 +99,17 @@ export class PostgresCheckpointStore implements RunQueue {
   }
 
   async load(runId: string): Promise<CheckpointRecord | undefined> {
-    const row = (await this.#query<Row>(this.#sql.load, [runId])).rows[0];
-    return row && { ...toSummary(row), data: String(row.data) };
+    const row = (await this.#query<RunRow>(this.#sql.load, [runId])).rows[0];
+    return row && { ...toRunSummary(row), data: String(row.data) };
   }
 
   async list({ status, limit }: ListOptions = {}): Promise<RunSummary[]> {
     const max = limit === undefined ? null : Math.max(0, Math.trunc(limit));
     const { rows } =
       status === undefined
-        ? await this.#query<Row>(this.#sql.list, [max])
-        : await this.#query<Row>(this.#sql.listStatus, [max, status]);
-    return rows.map(toSummary);
+        ? await this.#query<RunRow>(this.#sql.list, [max])
+        : await this.#query<RunRow>(this.#sql.listStatus, [max, status]);
+    return rows.map(toRunSummary);
   }
 
   /** Deletes a run's checkpoint and its queue entry; true if either was there. */
@@ -282,15 +272,4 @@ export class PostgresCheckpointStore implements RunQueue {
 
 function leaseOf(row: QueueRow, owner: string): Lease {
   return { runId: row.run_id, owner, token: row.lease_token, expiresAt: row.expires_at };
-}
-
-function toSummary(row: Row): RunSummary {
-  return {
-    runId: row.run_id,
-    seq: row.seq,
-    status: row.status,
-    state: row.state,
-    machineId: row.machine_id,
-    updatedAt: Number(row.updated_at),
-  };
 }

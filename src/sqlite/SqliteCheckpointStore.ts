@@ -6,9 +6,9 @@ import {
   type CheckpointStore,
   checkpointConflict,
   type ListOptions,
-  type RunStatus,
   type RunSummary,
 } from '../index.js';
+import { type RunRow, toRunSummary } from '../persistence/runRow.js';
 
 /** Options of `SqliteCheckpointStore`. */
 export interface SqliteStoreOptions {
@@ -25,16 +25,6 @@ export interface SqliteStoreOptions {
 
 const TABLE = 'loopchart_checkpoints';
 const COLUMNS = 'run_id, seq, status, state, machine_id, updated_at';
-
-interface Row {
-  run_id: string;
-  seq: number;
-  status: RunStatus;
-  state: string;
-  machine_id: string;
-  updated_at: number;
-  data?: string;
-}
 
 /**
  * Checkpoints in an embedded SQLite file (better-sqlite3, WAL mode): one row per run, each save
@@ -89,8 +79,8 @@ export class SqliteCheckpointStore implements CheckpointStore {
   }
 
   async load(runId: string): Promise<CheckpointRecord | undefined> {
-    const row = this.#statements?.load.get(runId) as Row | undefined;
-    return row && { ...toSummary(row), data: String(row.data) };
+    const row = this.#statements?.load.get(runId) as RunRow | undefined;
+    return row && { ...toRunSummary(row), data: String(row.data) };
   }
 
   async list({ status, limit }: ListOptions = {}): Promise<RunSummary[]> {
@@ -99,8 +89,8 @@ export class SqliteCheckpointStore implements CheckpointStore {
     const max = limit === undefined ? -1 : Math.max(0, Math.trunc(limit));
     const rows = (
       status === undefined ? statements.list.all(max) : statements.listStatus.all(status, max)
-    ) as Row[];
-    return rows.map(toSummary);
+    ) as RunRow[];
+    return rows.map(toRunSummary);
   }
 
   async delete(runId: string): Promise<boolean> {
@@ -130,16 +120,5 @@ function prepare(db: Database.Database) {
     list: db.prepare(`SELECT ${COLUMNS} FROM ${TABLE} ${order}`),
     listStatus: db.prepare(`SELECT ${COLUMNS} FROM ${TABLE} WHERE status = ? ${order}`),
     delete: db.prepare(`DELETE FROM ${TABLE} WHERE run_id = ?`),
-  };
-}
-
-function toSummary(row: Row): RunSummary {
-  return {
-    runId: row.run_id,
-    seq: row.seq,
-    status: row.status,
-    state: row.state,
-    machineId: row.machine_id,
-    updatedAt: row.updated_at,
   };
 }

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { LOOP_STATUSES } from 'loopchart';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileLibrary, removeLibrary } from './support/compileLibrary.js';
+import { compileLibrary, removeLibrary } from '../support/compileLibrary.js';
 import { recordFigures } from './support/figures.js';
 
 const LOOPS = 10_000;
@@ -54,18 +54,18 @@ function runChild(libraryDir: string): Promise<Exit> {
 }
 
 describe(`${LOOPS.toLocaleString('en')} concurrent loops`, () => {
-  let libraryDir = '';
+  let built = { base: '', lib: '' };
   let exit: Exit;
   let figures: Figures;
 
   beforeAll(async () => {
-    libraryDir = compileLibrary('load');
-    exit = await runChild(libraryDir);
+    built = compileLibrary('load');
+    exit = await runChild(`${built.lib}/`);
     figures = JSON.parse(exit.stdout.trim().split('\n').at(-1) || 'null');
   }, EXIT_WITHIN_MS + 30_000);
 
   afterAll(() => {
-    removeLibrary(libraryDir);
+    removeLibrary(built.base);
     if (figures) recordFigures('load', { ...figures, exitCode: exit.code });
   });
 

@@ -122,8 +122,8 @@ describe('B4: summed cost overflows to Infinity (loopUpdates: cost: context.cost
   });
 });
 
-describe('B5: an already aborted signal (stepActors.ts stepActor)', () => {
-  it('never calls the attempt', async () => {
+describe('B5 and C1: a signal aborted before the run (stepActors.ts, runLoop.ts)', () => {
+  it('never calls the attempt, and counts no attempt (SPEC §3: attempt invocations)', async () => {
     let calls = 0;
     const controller = new AbortController();
     controller.abort('closed');
@@ -140,6 +140,7 @@ describe('B5: an already aborted signal (stepActors.ts stepActor)', () => {
     );
     expect(outcome.status).toBe('aborted');
     expect(calls).toBe(0);
+    expect(outcome.attempts).toBe(0);
   });
 });
 
@@ -162,26 +163,6 @@ describe('G1: every step has a timeout (stepTimeoutMs defaults to attemptTimeout
 });
 
 describe('C1: outcome.attempts counts attempt invocations (SPEC §3)', () => {
-  it('a loop aborted before it starts made no attempt and reports none', async () => {
-    let calls = 0;
-    const controller = new AbortController();
-    controller.abort('closed');
-    const outcome = await runLoop(
-      {
-        attempt: () => {
-          calls += 1;
-          return 'draft';
-        },
-        validate: () => valid,
-      },
-      'x',
-      { signal: controller.signal },
-    );
-    expect(outcome.status).toBe('aborted');
-    expect(calls).toBe(0);
-    expect(outcome.attempts).toBe(calls);
-  });
-
   it('a loop aborted synchronously right after runLoop was called counts only attempts that ran', async () => {
     let calls = 0;
     const controller = new AbortController();

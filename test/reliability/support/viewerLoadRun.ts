@@ -1,6 +1,6 @@
 import type { WireEvent } from 'loopchart/viewer';
 import { WebSocket } from 'ws';
-import { compileLibrary, removeLibrary } from './compileLibrary.js';
+import { compileLibrary, removeLibrary } from '../../support/compileLibrary.js';
 import { recordFigures } from './figures.js';
 import { HOSTILE_FRAMES, MALFORMED_MESSAGES, recordRun, replayAs } from './inspectionReplay.js';
 import {
@@ -126,8 +126,8 @@ export function pageShowsServer(stats: ViewerStats, page: PageStats): boolean {
  * is when that streak began.
  */
 export async function runViewerLoad(name: string): Promise<ViewerLoadResult> {
-  const libraryDir = compileLibrary(name);
-  const viewer = await startViewerProcess(libraryDir);
+  const built = compileLibrary(name, ['index.ts', 'viewer/index.ts']);
+  const viewer = await startViewerProcess(`${built.lib}/`);
   const watched = await openWatchedPage(viewer.url);
   try {
     const recorded = await recordRun();
@@ -167,7 +167,7 @@ export async function runViewerLoad(name: string): Promise<ViewerLoadResult> {
     return { ...result, pageErrors: watched.errors, viewerStderr: viewer.stderr() };
   } finally {
     await watched.close();
-    removeLibrary(libraryDir);
+    removeLibrary(built.base);
   }
 }
 
