@@ -11,6 +11,11 @@ export interface PausedRun {
   status: 'paused';
   ok: false;
   runId: string;
+  /**
+   * The checkpoint number that holds this pause. Pass it as `resumeLoop`'s `ifSeq` so an answer
+   * applies to this pause only, not to a later one (a double-click, a stale browser tab).
+   */
+  seq: number;
   /** `awaitingReview` or `awaitingClarification`. */
   state: string;
   pending: PendingRequest;
@@ -23,11 +28,12 @@ export interface PausedRun {
 /** What a checkpointed run resolves to: its outcome, or a pause for a person. */
 export type RunResult<C = unknown> = LoopOutcome<C> | PausedRun;
 
-export function pausedRun(runId: string, context: LoopContext): PausedRun {
+export function pausedRun(runId: string, seq: number, context: LoopContext): PausedRun {
   return {
     status: 'paused',
     ok: false,
     runId,
+    seq,
     state: context.phase,
     pending: context.pending as PendingRequest,
     iterations: context.retryCount,

@@ -83,7 +83,7 @@ export function driveLoop<C>(drive: Drive): Promise<RunResult<C>> {
         if (snapshot !== latest) return; // a later snapshot's save reports
         if (snapshot.status === 'done') settle(() => resolve(snapshot.output as LoopOutcome<C>));
         else if (snapshot.hasTag('waitsForHuman'))
-          settle(() => resolve(pausedRun(runId, snapshot.context as LoopContext)));
+          settle(() => resolve(pausedRun(runId, number, snapshot.context as LoopContext)));
       });
       gate.hold(saves);
     };

@@ -1,5 +1,6 @@
 import { createActor } from 'xstate';
 import type { LoopConfig } from '../config.js';
+import { LoopConfigError } from '../LoopConfigError.js';
 import type { LoopContext } from '../machines/loopContext.js';
 import type { LoopEvent } from '../machines/loopEvents.js';
 import type { LoopOutcome } from '../outcome.js';
@@ -19,6 +20,12 @@ export interface ResumeOptions extends CheckpointOptions {
   runId: string;
   /** The answer a paused run waits for (`review.*`, `clarification.answer`), or `loop.abort`. */
   event?: LoopEvent;
+  /**
+   * Apply `event` only if the run is still at this checkpoint (a `PausedRun`'s `seq`); otherwise
+   * reject with `CheckpointError` `conflict` and run nothing. Without it, an answer goes to
+   * whatever pause the run is in when it arrives.
+   */
+  ifSeq?: number;
   signal?: AbortSignal;
   inspect?: InspectOption;
 }
@@ -37,7 +44,8 @@ const STEP_OF_STATE: Record<string, string> = {
  * a retry wait lasts only its remainder; a paused run takes `event` (without one it stays paused
  * and is returned as is); a finished run returns its outcome. Rejects with `CheckpointError`
  * (`not_found`, `corrupt`, `unknown_version`, `other_machine`, `not_waiting`, and while running
- * `save_failed` / `conflict`), and never changes a checkpoint it refuses.
+ * `save_failed` / `conflict`; `conflict` too when `ifSeq` no longer matches), and never changes
+ * a checkpoint it refuses.
  * @example const result = await resumeLoop(config, { store, runId: 'r1', event: { type: 'review.continue' } });
  */
 export async function resumeLoop<I, C>(
@@ -45,19 +53,31 @@ export async function resumeLoop<I, C>(
   options: ResumeOptions,
 ): Promise<RunResult<C>> {
   const { store, runId } = checkRunOptions(options, true);
+  if (options.ifSeq !== undefined && !(Number.isSafeInteger(options.ifSeq) && options.ifSeq > 0)) {
+    throw new LoopConfigError(
+      'loopchart: invalid resume options\n  - ifSeq: must be a checkpoint number (an integer ≥ 1)',
+    );
+  }
   const { machine, gate, expected } = prepareLoop(config);
   const record = await store.load(runId);
   if (!record) {
     throw new CheckpointError('not_found', runId, `loopchart: no checkpoint for run '${runId}'`);
   }
   const checkpoint = decodeCheckpoint(record, expected);
-  const { event } = options;
+  const { event, ifSeq } = options;
+  if (ifSeq !== undefined && ifSeq !== record.seq) {
+    throw new CheckpointError(
+      'conflict',
+      runId,
+      `loopchart: run '${runId}' is at checkpoint #${record.seq}, not #${ifSeq} (ifSeq): it moved on since that pause, so the answer was not applied`,
+    );
+  }
   const context = checkpoint.snapshot.context as unknown as LoopContext;
   if (checkpoint.status === 'done') {
     if (event) throw notWaiting(checkpoint, event, `has finished as ${checkpoint.state}`);
     return checkpoint.snapshot.output as LoopOutcome<C>;
   }
-  if (checkpoint.status === 'paused' && !event) return pausedRun(runId, context);
+  if (checkpoint.status === 'paused' && !event) return pausedRun(runId, record.seq, context);
   markInFlightStep(checkpoint.snapshot);
   const restore = { snapshot: checkpoint.snapshot, inspect: options.inspect };
   const actor = createActor(machine, restore as never);

@@ -201,26 +201,49 @@ export function describeCheckpointStore(name: string, makeStore: MakeStore): voi
         expect(isCheckpointError(late) && late.code).toBe('not_waiting');
       });
 
-      it('lets only one of two concurrent answers run the next step', async () => {
+      it('lets only one of two concurrent answers to one pause run the next step', async () => {
         const store = await open();
         const runId = newRunId();
         const attempt = counted((n: number) => `draft ${n}`);
         const reviewed = { ...config(), attempt, review: { beforeProceed: true } };
         await runLoop(reviewed, 'task', { store, runId });
+        // both answers read the pause before either writes: the race the compare-and-set settles
+        const bothRead = loadBarrier(store, 2);
         const retry = { type: 'review.retry' as const };
         const results = await Promise.allSettled([
-          resumeLoop(reviewed, { store, runId, event: retry }),
-          resumeLoop(reviewed, { store, runId, event: retry }),
+          resumeLoop(reviewed, { store: bothRead, runId, event: retry }),
+          resumeLoop(reviewed, { store: bothRead, runId, event: retry }),
         ]);
         const rejected = results.filter((r) => r.status === 'rejected');
         expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
         expect(rejected).toHaveLength(1);
-        // which refusal depends on the interleaving: the loser either read the pause before the
-        // winner saved (its own save then conflicts) or read the winner's checkpoint (not waiting)
-        expect(['conflict', 'not_waiting']).toContain(
-          ((rejected[0] as PromiseRejectedResult).reason as { code?: string }).code,
+        expect(((rejected[0] as PromiseRejectedResult).reason as { code?: string }).code).toBe(
+          'conflict',
         );
         expect(attempt.calls).toBe(2);
+      });
+
+      it('applies an answer given ifSeq only to that pause, not to a later one', async () => {
+        const store = await open();
+        const runId = newRunId();
+        const attempt = counted((n: number) => `draft ${n}`);
+        const reviewed = { ...config(), attempt, review: { beforeProceed: true } };
+        const first = await runLoop(reviewed, 'task', { store, runId });
+        if (!isPausedRun(first)) throw new Error(`expected a pause, got ${first.status}`);
+        const retry = { type: 'review.retry' as const };
+        const second = await resumeLoop(reviewed, { store, runId, event: retry, ifSeq: first.seq });
+        expect(second).toMatchObject({ status: 'paused', attempts: 2 });
+        expect((second as { seq: number }).seq).toBeGreaterThan(first.seq);
+        const stale = await resumeLoop(reviewed, { store, runId, event: retry, ifSeq: first.seq })
+          .then(() => 'applied')
+          .catch((e: unknown) => (isCheckpointError(e) ? e.code : e));
+        expect(stale).toBe('conflict');
+        expect(attempt.calls).toBe(2);
+        expect((await store.load(runId))?.seq).toBe((second as { seq: number }).seq);
+        const bad = await resumeLoop(reviewed, { store, runId, event: retry, ifSeq: 0 }).catch(
+          (e: unknown) => (e as Error).message,
+        );
+        expect(bad).toMatch(/ifSeq/);
       });
 
       it('waits for a clarification answer and hands it to the next attempt', async () => {
@@ -336,4 +359,24 @@ async function copyRun(store: CheckpointStore, runId: string): Promise<string> {
   const data = JSON.stringify({ ...JSON.parse(record.data), runId: copy });
   await store.save({ ...record, runId: copy, seq: 1, data });
   return copy;
+}
+
+/** A view of `store` whose loads all wait until `count` of them have read the stored row. */
+function loadBarrier(store: CheckpointStore, count: number): CheckpointStore {
+  let release = () => {};
+  const allRead = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let reads = 0;
+  return {
+    save: (record) => store.save(record),
+    list: (options) => store.list(options),
+    delete: (runId) => store.delete(runId),
+    load: async (runId) => {
+      const record = await store.load(runId);
+      if (++reads >= count) release();
+      await allRead;
+      return record;
+    },
+  };
 }
