@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { type CheckpointRecord, isCheckpointError, type Lease, runLoop } from 'loopchart';
 import { PostgresCheckpointStore, type PostgresStoreOptions } from 'loopchart/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { valid } from './support/scriptedSteps.js';
+import { deferred, valid } from './support/scriptedSteps.js';
 import { dropSchema, PG_URL, postgresReachable, schemaName } from './workers/postgresServer.js';
 
 const reachable = await postgresReachable();
@@ -160,16 +160,22 @@ describe.skipIf(!reachable)('PostgresCheckpointStore', () => {
       );
       const otherLoop = await store.enqueue({ loop: loopName() });
       const claimers = Array.from({ length: 6 }, () => open());
+      // Each claims once before any claims again: a claimer whose connection opened first cannot
+      // drain the queue alone (6 × 4 < 60, so every first claim gets runs).
+      const allClaimedOnce = deferred<void>();
+      let firstClaims = 0;
       const claimed = await Promise.all(
         claimers.map(async (claimer, i) => {
           const mine: string[] = [];
-          for (;;) {
+          for (let round = 0; ; round += 1) {
             const runs = await claimer.claim({
               owner: `c${i}`,
               loops: [loop],
               limit: 4,
               leaseMs: 60_000,
             });
+            if (round === 0 && ++firstClaims === claimers.length) allClaimedOnce.resolve();
+            await allClaimedOnce.promise;
             if (runs.length === 0) return mine;
             mine.push(...runs.map((run) => run.runId));
           }
@@ -185,15 +191,15 @@ describe.skipIf(!reachable)('PostgresCheckpointStore', () => {
     it('hands a leased run out again only after its lease expires, with a new token', async () => {
       const loop = loopName();
       const runId = await store.enqueue({ loop, input: 'task' });
-      const first = await claimOne(loop, 'a', 300);
+      const first = await claimOne(loop, 'a', 1000);
       expect(first).toMatchObject({ runId, input: 'task', seq: 0, claims: 1 });
-      expect(await claimOne(loop, 'b', 300)).toBeUndefined();
-      await sleep(350);
-      const second = await claimOne(loop, 'b', 300);
+      expect(await claimOne(loop, 'b', 1000)).toBeUndefined();
+      await sleep(1100);
+      const second = await claimOne(loop, 'b', 1000);
       expect(second?.lease.token).toBe((first?.lease.token ?? 0) + 1);
       expect(second).toMatchObject({ runId, claims: 2, lease: { owner: 'b' } });
-      // The server's clock decides expiry: the lease ran for about 300 ms.
-      expect((second?.lease.expiresAt ?? 0) - (first?.lease.expiresAt ?? 0)).toBeGreaterThan(300);
+      // The server's clock decides expiry: the lease ran for about 1000 ms.
+      expect((second?.lease.expiresAt ?? 0) - (first?.lease.expiresAt ?? 0)).toBeGreaterThan(1000);
     });
 
     it('renews only the leases still held, and passes on an abort asked for by send()', async () => {
@@ -216,10 +222,14 @@ describe.skipIf(!reachable)('PostgresCheckpointStore', () => {
     it('refuses a save once another worker claimed the run after the lease expired', async () => {
       const loop = loopName();
       const runId = await store.enqueue({ loop });
-      const old = await claimOne(loop, 'old', 200);
+      const old = await claimOne(loop, 'old');
       const fenced = store.fenced(old?.lease as Lease);
       await fenced.save(record(runId, 1));
-      await sleep(250);
+      // 'old' stalls past its lease: expire it on the server's clock instead of racing a short one
+      await store.pool.query(
+        `UPDATE "${schema}".loopchart_queue SET ready_at = clock_timestamp() WHERE run_id = $1`,
+        [runId],
+      );
       const expired = await fenced.save(record(runId, 2)).catch((e: unknown) => e);
       expect(isCheckpointError(expired) && expired.code).toBe('conflict');
       expect((expired as Error).message).toMatch(

@@ -87,7 +87,7 @@ describe.skipIf(!reachable)('createWorker on Postgres: events and failures', () 
           validate: () => valid,
         },
       } as never,
-      leaseMs: 300,
+      leaseMs: 1000, // the abort still arrives with the next renewal, within 333 ms
     });
     await started.promise;
     await pg.store.send(runId, { type: 'loop.abort', reason: 'the customer cancelled' });

@@ -59,7 +59,12 @@ describe.skipIf(!reachable)('createWorker on Postgres', () => {
       const loop = loopName();
       const runId = await pg.store.enqueue({ loop, input: 'task' });
       // A worker that claims the run, starts the attempt and then stops answering.
-      const [dead] = await pg.store.claim({ owner: 'dead', loops: [loop], limit: 1, leaseMs: 400 });
+      const [dead] = await pg.store.claim({
+        owner: 'dead',
+        loops: [loop],
+        limit: 1,
+        leaseMs: 1000,
+      });
       const inFlight = deferred<void>();
       const hung = new AbortController();
       const stuck: LoopConfig<string, string> = {
@@ -79,13 +84,13 @@ describe.skipIf(!reachable)('createWorker on Postgres', () => {
       const attempt = counted(() => 'draft');
       const { settled } = start({
         loops: { [loop]: { ...stuck, attempt } } as never,
-        leaseMs: 400,
+        leaseMs: 1000,
       });
       await waitFor(async () => settled.length > 0, 'the resumed run'); // it reports after its save
       const entry = await pg.store.entry(runId);
       // Claimed (by the server's clock) only once the dead worker's lease had run out.
       const claimed = settled[0]?.run.lease.expiresAt ?? 0;
-      expect(claimed - 400).toBeGreaterThanOrEqual(dead?.lease.expiresAt ?? Infinity);
+      expect(claimed - 1000).toBeGreaterThanOrEqual(dead?.lease.expiresAt ?? Infinity);
       expect(entry).toMatchObject({ claims: 2, owner: expect.stringMatching(/^worker-/) });
       if (idempotent) {
         expect(settled[0]?.result).toMatchObject({ status: 'proceed', candidate: 'draft' });
@@ -108,13 +113,13 @@ describe.skipIf(!reachable)('createWorker on Postgres', () => {
     const loop = loopName();
     const runId = await pg.store.enqueue({ loop, input: 'task' });
     const attempt = counted(async () => {
-      await sleep(1000);
+      await sleep(2500); // 2.5 leases: renewed twice, with 660 ms of slack for a slow renewal
       return 'draft';
     });
     const config = { [loop]: { attempt, validate: () => valid } } as never;
-    const first = start({ loops: config, leaseMs: 300 });
+    const first = start({ loops: config, leaseMs: 1000 });
     await waitFor(async () => attempt.calls > 0, 'the attempt');
-    const second = start({ loops: config, leaseMs: 300 });
+    const second = start({ loops: config, leaseMs: 1000 });
     await waitFor(pg.done(runId), 'the run');
     expect(await pg.store.entry(runId)).toMatchObject({ outcome: 'proceed', claims: 1 });
     expect(attempt.calls).toBe(1);

@@ -18,7 +18,7 @@ const correctable = { valid: false, error: { severity: 'correctable' as const, m
 const never = () => new Promise<never>(() => {});
 
 /** runLoop's promise, or 'still running' if it has not settled after `ms`. */
-async function settleWithin(run: Promise<LoopOutcome>, ms = 500) {
+async function settleWithin(run: Promise<LoopOutcome>, ms = 5_000) {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     return await Promise.race([
