@@ -1,10 +1,11 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { foldedJson } from './foldedJson.js';
-import { toCanonicalJson } from './toCanonicalJson.js';
+import { foldedJson, toCanonicalJson } from './jsonText.js';
 
 type HexDigest = (text: string) => string;
 interface NodeCrypto {
+  /** One-shot, Node ≥ 20.12: about twice as fast as createHash on short texts. */
+  hash?(algorithm: 'sha256', text: string, encoding: 'hex'): string;
   createHash(algorithm: 'sha256'): {
     update(text: string, encoding: 'utf8'): { digest(encoding: 'hex'): string };
   };
@@ -16,6 +17,8 @@ const nativeSha256 = ((): HexDigest | undefined => {
   const node = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   const crypto = node?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
   if (!crypto?.createHash) return undefined;
+  const { hash } = crypto;
+  if (hash) return (text) => hash('sha256', text, 'hex');
   return (text) => crypto.createHash('sha256').update(text, 'utf8').digest('hex');
 })();
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { fc, test } from '@fast-check/vitest';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import canonicalize from 'canonicalize';
@@ -44,9 +45,28 @@ describe('fingerprint', () => {
   });
 });
 
+describe('canonical JSON', () => {
+  // the reference implementation of RFC 8785 this one-pass writer replaced
+  test.prop([fc.jsonValue({ noUnicodeString: false })], { numRuns: 1_000 })(
+    'is what the canonicalize package writes, for every JSON value',
+    async (value) => {
+      const { toCanonicalJson } = await import('../src/jsonText.js');
+      fc.pre(JSON.stringify(value).isWellFormed());
+      expect(toCanonicalJson(value)).toBe(canonicalize(value));
+    },
+  );
+
+  it('writes -0 as 0, keeps __proto__ as data and sorts keys by UTF-16 code units', async () => {
+    const { toCanonicalJson } = await import('../src/jsonText.js');
+    const value = JSON.parse('{"\u{1F600}":1,"\uFFFF":2,"__proto__":{"b":-0,"a":"x"}}');
+    expect(toCanonicalJson(value)).toBe(canonicalize(value));
+    expect(toCanonicalJson(value)).toBe('{"__proto__":{"a":"x","b":0},"\u{1F600}":1,"\uFFFF":2}');
+  });
+});
+
 describe('canonical JSON of odd arrays', () => {
   it('writes the holes of a sparse array as null, like JSON.stringify', async () => {
-    const { toCanonicalJson } = await import('../src/toCanonicalJson.js');
+    const { toCanonicalJson } = await import('../src/jsonText.js');
     // biome-ignore lint/suspicious/noSparseArray: the hole is the point
     const sparse = [, 1];
     expect(toCanonicalJson(sparse)).toBe('[null,1]');
@@ -57,7 +77,7 @@ describe('canonical JSON of odd arrays', () => {
 
 describe('fingerprint text', () => {
   it('is total on hostile values and folds only string values', async () => {
-    const { foldedJson } = await import('../src/foldedJson.js');
+    const { foldedJson } = await import('../src/jsonText.js');
     const cyclic: Record<string, unknown> = { Note: '  Two   Words ' };
     cyclic.self = cyclic;
     expect(foldedJson(cyclic)).toBe('{"Note":"two words","self":"[Circular]"}');

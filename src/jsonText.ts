@@ -2,28 +2,44 @@ const MAX_DEPTH = 64;
 const MAX_NODES = 200_000;
 
 interface Walk {
+  /** Writes a string value (already well-formed) as JSON. */
+  text: (value: string) => string;
   /** The objects being written, outermost first: a value met again among them is a cycle. */
   path: object[];
   nodes: number;
 }
 
 /**
- * A one-pass JSON text of any value for progress fingerprints: keys sorted, string values
- * whitespace-collapsed and lower-cased, and total on untrusted data (cycles, throwing getters,
- * exotic values become markers). Not RFC 8785: reproducibility keys use `toCanonicalJson`.
+ * RFC 8785 canonical JSON of any value (keys sorted by UTF-16 code units, numbers and strings as
+ * `JSON.stringify` writes them), total and safe on untrusted data: cycles, throwing getters,
+ * non-finite numbers, lone surrogates and exotic values become markers instead of errors, and keys
+ * such as `__proto__` stay plain data. Reproducibility keys hash it.
+ * @example toCanonicalJson({ b: 1, a: [2, undefined] }) // '{"a":[2,null],"b":1}'
+ */
+export function toCanonicalJson(value: unknown): string {
+  return jsonText(value, JSON.stringify);
+}
+
+/**
+ * The canonical JSON of a value with every string value whitespace-collapsed and lower-cased: what
+ * progress fingerprints hash, so cosmetic changes do not count as progress.
  * @example foldedJson({ b: 'Hello  World', a: 1 }) // '{"a":1,"b":"hello world"}'
  */
 export function foldedJson(value: unknown): string {
-  return write(value, { path: [], nodes: 0 }, 0) ?? 'null';
+  return jsonText(value, (text) => JSON.stringify(fold(text)));
+}
+
+function jsonText(value: unknown, text: (value: string) => string): string {
+  return write(value, { text, path: [], nodes: 0 }, 0) ?? 'null';
 }
 
 // `undefined` means "no JSON value": omitted in objects, null in arrays.
 function write(value: unknown, walk: Walk, depth: number): string | undefined {
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(fold(value));
+      return walk.text(value.toWellFormed());
     case 'number':
-      return Number.isFinite(value) ? JSON.stringify(value) : 'null';
+      return Number.isFinite(value) ? String(value) : 'null';
     case 'boolean':
       return value ? 'true' : 'false';
     case 'bigint':
@@ -41,7 +57,7 @@ function writeObject(value: object, walk: Walk, depth: number): string | undefin
   if (++walk.nodes > MAX_NODES) return '"[Truncated]"';
   walk.path.push(value);
   try {
-    if (Array.isArray(value)) return writeList(Array.from(value), walk, depth);
+    if (Array.isArray(value)) return writeList(value, walk, depth);
     if (value instanceof Map) return writeList([...value.entries()], walk, depth);
     if (value instanceof Set) return writeList([...value], walk, depth);
     const toJSON = (value as { toJSON?: unknown }).toJSON;
@@ -54,6 +70,7 @@ function writeObject(value: object, walk: Walk, depth: number): string | undefin
   }
 }
 
+// Indexing, not iterating, so the holes of a sparse array are written as null.
 function writeList(items: readonly unknown[], walk: Walk, depth: number): string {
   let out = '[';
   for (let i = 0; i < items.length; i++) {
@@ -64,8 +81,27 @@ function writeList(items: readonly unknown[], walk: Walk, depth: number): string
 }
 
 function writeRecord(record: Record<string, unknown>, walk: Walk, depth: number): string {
+  const keys = Object.keys(record);
+  if (!keys.every((key) => key.isWellFormed())) return writeOddRecord(record, keys, walk, depth);
+  keys.sort();
+  let out = '';
+  for (const key of keys) {
+    const item = write(record[key], walk, depth + 1);
+    if (item !== undefined) out += `${out ? ',' : ''}${JSON.stringify(key)}:${item}`;
+  }
+  return `{${out}}`;
+}
+
+// Keys with lone surrogates: made well-formed before sorting, and two that become one keep the
+// later value, as assigning them in order would.
+function writeOddRecord(
+  record: Record<string, unknown>,
+  keys: string[],
+  walk: Walk,
+  depth: number,
+) {
   const members = new Map<string, string>();
-  for (const key of Object.keys(record)) {
+  for (const key of keys) {
     const item = write(record[key], walk, depth + 1);
     if (item !== undefined) members.set(key.toWellFormed(), item);
   }
@@ -76,6 +112,5 @@ function writeRecord(record: Record<string, unknown>, walk: Walk, depth: number)
 const NEEDS_COLLAPSE = /\s{2,}|[^\S ]/;
 
 function fold(value: string): string {
-  const text = value.toWellFormed();
-  return (NEEDS_COLLAPSE.test(text) ? text.replace(/\s+/g, ' ') : text).trim().toLowerCase();
+  return (NEEDS_COLLAPSE.test(value) ? value.replace(/\s+/g, ' ') : value).trim().toLowerCase();
 }
