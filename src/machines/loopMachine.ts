@@ -7,7 +7,8 @@ import { buildOutcome } from './buildOutcome.js';
 import { initialContext, type LoopContext } from './loopContext.js';
 import type { LoopEvent } from './loopEvents.js';
 import { loopGuards } from './loopGuards.js';
-import { shapeOf } from './loopShape.js';
+import { decide, failureRoutes, verdictRoutes } from './loopRoutes.js';
+import { shapeOf, when } from './loopShape.js';
 import * as update from './loopUpdates.js';
 import { type StepInput, stepActors } from './stepActors.js';
 
@@ -15,9 +16,6 @@ import { type StepInput, stepActors } from './stepActors.js';
 export interface LoopMachineInput<I = unknown> {
   input: I;
 }
-
-const when = <T extends unknown[]>(condition: boolean, ...items: T): T | [] =>
-  condition ? items : [];
 
 /**
  * Builds the loop statechart for a config. Bad config throws `LoopConfigError` here. The machine
@@ -29,8 +27,6 @@ const when = <T extends unknown[]>(condition: boolean, ...items: T): T | [] =>
 export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I, C>) {
   const settings = resolveConfig(config);
   const shape = shapeOf(settings);
-  const decide = (decision: TraceDecision) =>
-    ({ type: 'recordDecision', params: { decision } }) as const;
   const final = (status: LoopStatus) => ({
     type: 'final' as const,
     ...(status === 'fallback' ? {} : { entry: decide(status) }),
@@ -164,51 +160,7 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
         },
       },
       routing: {
-        always: [
-          { guard: 'isMalformed', target: 'terminate_with_partial' },
-          { guard: 'isValid', target: 'proceed' },
-          { guard: 'isFundamental', target: 'terminate_with_partial' },
-          { guard: 'lacksDiagnostic', target: 'terminate_with_partial' },
-          ...when(shape.canStall, { guard: 'isStalled' as const, target: 'stalled' as const }),
-          ...when(
-            shape.canRefine && shape.canExhaust,
-            { guard: 'refineWouldPassCeiling' as const, target: 'ceiling_stop' as const },
-            ...when(shape.hasBudget, {
-              guard: 'refineWouldPassCostBudget' as const,
-              target: 'budget_stop' as const,
-            }),
-            {
-              guard: 'hasRetriesLeft' as const,
-              target: 'refining' as const,
-              actions: 'countRetry' as const,
-            },
-          ),
-          // when maxAttempts ≤ maxRetries the ceiling, not the retry budget, ends the refining
-          ...when(
-            shape.canRefine && !shape.canExhaust,
-            ...when(shape.hasBudget, {
-              guard: 'withinCeilingButOverBudget' as const,
-              target: 'budget_stop' as const,
-            }),
-            {
-              guard: 'withinCeiling' as const,
-              target: 'refining' as const,
-              actions: 'countRetry' as const,
-            },
-          ),
-          ...when(!shape.canExhaust, { target: 'ceiling_stop' as const }),
-          ...when(
-            shape.canFallBack,
-            ...when(shape.hasBudget, {
-              guard: 'costBudgetSpent' as const,
-              target: 'budget_stop' as const,
-            }),
-            { target: 'fallingBack' as const, actions: decide('fallback') },
-          ),
-          ...when(shape.canExhaust && !shape.canFallBack, {
-            target: 'iteration_exhausted' as const,
-          }),
-        ],
+        always: verdictRoutes(shape),
       },
       ...(shape.canRefine && {
         refining: {
@@ -234,26 +186,7 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
         },
       }),
       failed: {
-        always: [
-          { guard: 'isPolicyFailure', target: 'policy_stop' },
-          ...when(shape.hasNonIdempotentStep, {
-            guard: 'hasUnknownEffect' as const,
-            target: 'unknown_outcome' as const,
-          }),
-          ...when(shape.canFallBack, {
-            guard: 'failedInFallback' as const,
-            target: 'iteration_exhausted' as const,
-          }),
-          { guard: 'isPermanentFailure', target: 'permanent_failure' },
-          { guard: 'retryDelayTooLong', target: 'retry_exhausted' },
-          { guard: 'retryWouldPassCeiling', target: 'ceiling_stop' },
-          ...when(shape.hasBudget, {
-            guard: 'retryWouldPassCostBudget' as const,
-            target: 'budget_stop' as const,
-          }),
-          { guard: 'transientRetryAllowed', target: 'waitingToRetry', actions: 'scheduleRetry' },
-          { target: 'retry_exhausted' },
-        ],
+        always: failureRoutes(shape),
       },
       waitingToRetry: {
         entry: { type: 'enterPhase', params: { phase: 'waitingToRetry' } },

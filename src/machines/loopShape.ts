@@ -1,6 +1,13 @@
 import type { LoopSettings } from '../config.js';
 import type { StepName } from '../failures.js';
 
+/** The parts of the chart a config can reach. */
+export type LoopShape = ReturnType<typeof shapeOf>;
+
+/** `items` if the chart holds them, else nothing: for spreading into a list of branches. */
+export const when = <T extends unknown[]>(condition: boolean, ...items: T): T | [] =>
+  condition ? items : [];
+
 /**
  * Which parts of the chart a config can reach, so the machine holds nothing a run cannot take.
  * @example shapeOf(resolveConfig({ attempt, validate, maxRetries: 0 })).canRefine // false
