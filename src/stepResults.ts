@@ -53,44 +53,47 @@ export function withCost<T>(value: T, cost: number): CostedResult<T> {
 export interface ReadResult {
   value: unknown;
   cost: number;
+  /** The result was a `withCost` wrapper. */
+  costed: boolean;
   costProblem?: string;
 }
 
 /** Unwraps `withCost`; a cost that is not a finite number ≥ 0 is reported as a problem. */
 export function readStepResult(raw: unknown): ReadResult {
-  if (!isResult(raw, 'cost')) return { value: raw, cost: 0 };
+  if (!isResult(raw, 'cost')) return { value: raw, cost: 0, costed: false };
   const { value, cost } = raw as CostedResult<unknown>;
   if (typeof cost !== 'number' || !Number.isFinite(cost) || cost < 0) {
     return {
       value,
       cost: 0,
+      costed: true,
       costProblem: `reported cost ${String(cost)}; a cost must be a finite number ≥ 0`,
     };
   }
-  return { value, cost };
+  return { value, cost, costed: true };
 }
 
 /**
- * A step's raw result rebuilt from fresh plain values: an empty result's `reason` and a
- * clarification's `question` become strings and its `options` a string array, whatever the step
- * (or a model's JSON behind it) returned. Never throws.
+ * What a step actor outputs, from one read of the step's result (a getter is never asked twice):
+ * the value by identity, in a fresh frozen `withCost` if it came in one. With `plain`, an empty
+ * result's `reason` and a clarification's `question` are rebuilt as strings and its `options` as a
+ * string array, whatever the step (or a model's JSON behind it) returned. Never throws.
  */
-export function sanitizeStepResult(raw: unknown): unknown {
-  const { value, cost } = readStepResult(raw);
-  const costed = isResult(raw, 'cost');
-  let clean = value;
-  if (isEmptyResult(value)) clean = emptyResult(safeString(() => value.reason));
-  else if (isClarificationRequest(value)) {
-    const options = safeOptions(value);
-    clean = clarificationRequest({
-      question: safeString(() => value.question),
-      ...(options ? { options } : {}),
-      ...(safeRead(() => value.context) === undefined
-        ? {}
-        : { context: safeRead(() => value.context) }),
-    });
-  }
+export function stepOutput({ value, cost, costed }: ReadResult, plain: boolean): unknown {
+  const clean = plain ? plainResult(value) : value;
   return costed ? withCost(clean, cost) : clean;
+}
+
+function plainResult(value: unknown): unknown {
+  if (isEmptyResult(value)) return emptyResult(safeString(() => value.reason));
+  if (!isClarificationRequest(value)) return value;
+  const options = safeOptions(value);
+  const context = safeRead(() => value.context);
+  return clarificationRequest({
+    question: safeString(() => value.question),
+    ...(options ? { options } : {}),
+    ...(context === undefined ? {} : { context }),
+  });
 }
 
 function safeRead(read: () => unknown): unknown {

@@ -10,7 +10,7 @@ import {
   transientFailure,
   uncertainSideEffect,
 } from '../failures.js';
-import { readStepResult, sanitizeStepResult } from '../stepResults.js';
+import { readStepResult, stepOutput } from '../stepResults.js';
 import type { ValidationError } from '../validation.js';
 
 /** The JSON-safe input every step actor is invoked with (persisted with an in-flight step). */
@@ -68,10 +68,10 @@ export function stepActor(
       const raw = await (timeoutMs === null
         ? start(signal)
         : withTimeout(step, timeoutMs, signal, start));
-      const { costProblem } = readStepResult(raw);
-      if (costProblem) throw new LoopStepFailure('permanent', `${step} ${costProblem}`);
-      // only an attempt may return an empty result or a question; other values pass by identity
-      return step === 'attempt' ? sanitizeStepResult(raw) : raw;
+      const read = readStepResult(raw);
+      if (read.costProblem) throw new LoopStepFailure('permanent', `${step} ${read.costProblem}`);
+      // only an attempt may return an empty result or a question
+      return stepOutput(read, step === 'attempt');
     } catch (error) {
       throw markFailureRecord(classifyFailure(error, step, classify));
     }

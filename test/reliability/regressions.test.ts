@@ -195,3 +195,33 @@ describe("C2: the fallback's value reaches the outcome by identity", () => {
     expect(outcome.status === 'fallback' && outcome.candidate).toBe(returned);
   });
 });
+
+describe('B6: a step result read more than once (stepActors.ts, loopUpdates.ts)', () => {
+  /** A forged cost result whose `cost` is 2 when first read and NaN after. */
+  const fickle = (value: unknown) => {
+    let reads = 0;
+    return {
+      [Symbol.for('loopchart.stepResult')]: 'cost',
+      value,
+      get cost() {
+        reads += 1;
+        return reads === 1 ? 2 : Number.NaN;
+      },
+    };
+  };
+
+  it('counts the cost the step actor checked, once per step, for every step', async () => {
+    const outcome = await runLoop(
+      {
+        attempt: ({ attempt }) => fickle(`draft ${attempt}`),
+        validate: (draft) => fickle(draft === 'draft 2' ? valid : correctable),
+        refine: ({ input }) => fickle(input),
+        maxRetries: 1,
+      },
+      'x',
+    );
+    expect(outcome).toMatchObject({ status: 'proceed', candidate: 'draft 2', attempts: 2 });
+    // attempt, validate, refine, attempt, validate: five steps at 2 each
+    expect(outcome.cost).toBe(10);
+  });
+});
