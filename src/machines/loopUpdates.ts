@@ -208,7 +208,7 @@ export function applyModification(
     return {
       pending: undefined,
       candidate: change.candidate,
-      ...enterPhase(context, 'validating'),
+      phase: 'validating',
       ledger: note(context, { previous: context.candidate, stepStartedAt: Date.now() }),
     };
   }
