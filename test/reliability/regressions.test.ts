@@ -198,8 +198,9 @@ describe("C2: the fallback's value reaches the outcome by identity", () => {
 
 describe('B6: a step result read more than once (stepActors.ts, loopUpdates.ts)', () => {
   /** A forged cost result whose `cost` is 2 when first read and NaN after. */
-  const fickle = (value: unknown) => {
+  const fickle = (value: unknown): never => {
     let reads = 0;
+    // forged on purpose: withCost would freeze a plain cost
     return {
       [Symbol.for('loopchart.stepResult')]: 'cost',
       value,
@@ -207,7 +208,7 @@ describe('B6: a step result read more than once (stepActors.ts, loopUpdates.ts)'
         reads += 1;
         return reads === 1 ? 2 : Number.NaN;
       },
-    };
+    } as never;
   };
 
   it('counts the cost the step actor checked, once per step, for every step', async () => {
