@@ -294,4 +294,15 @@ describe('targetless transitions', () => {
       ['(machine).spinning'],
     ]);
   });
+  it("a parent's targetless always spins in whichever child is active, and moves to no other", () => {
+    const machine = createMachine({
+      id: 'p',
+      initial: 'a',
+      always: { guard: () => true, actions: () => {} },
+      states: { a: { on: { go: 'b' } }, b: {} },
+    });
+    const cycles = findUnboundedCycles(machine).map((cycle) => cycle.states);
+    expect(cycles).toHaveLength(2);
+    expect(cycles).toEqual(expect.arrayContaining([['p.a'], ['p.b']]));
+  });
 });

@@ -36,13 +36,13 @@ export function findUnboundedCycles(
   const successors: number[][] = leaves.ids.map(() => []);
   const via = new Map<string, GraphEdge>();
   for (const edge of edges) {
-    // a targetless transition stays in whatever leaf is active, unless it is eventless (a spin)
-    if (edge.budget || (edge.targetless && edge.kind !== 'always')) continue;
+    if (edge.budget) continue;
     for (const from of leaves.sourcesOf(edge)) {
       if (edge.kind === 'event' && !edge.event.startsWith('xstate.') && leaves.waits(from)) {
         continue;
       }
-      for (const to of leaves.entered(edge.target)) {
+      // a targetless transition stays in the active leaf: a spin only if it is eventless
+      for (const to of edge.targetless ? [from] : leaves.entered(edge.target)) {
         if (from === to && edge.kind !== 'always' && !edge.reenter) continue;
         const key = `${from}>${to}`;
         if (via.has(key)) continue;
