@@ -27,15 +27,16 @@ export function toJsonSafe(value: unknown, depth = 0, parents: unknown[] = []): 
     const copy: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
       const item = toJsonSafe((value as Record<string, unknown>)[key], depth + 1, inner);
-      // defineProperty keeps an own `__proto__` key as data instead of setting the prototype
-      if (item !== undefined) {
+      if (item === undefined) continue;
+      // an own `__proto__` key stays data (assigning it would set the copy's prototype)
+      if (key === '__proto__') {
         Object.defineProperty(copy, key, {
           value: item,
           enumerable: true,
           writable: true,
           configurable: true,
         });
-      }
+      } else copy[key] = item;
     }
     return copy;
   } catch {
