@@ -1,7 +1,7 @@
 import type { LoopError, LoopOutcome } from '../outcome.js';
 import type { LoopStatus, StopStatus } from '../statuses.js';
 import { explain } from './explain.js';
-import type { LoopContext } from './loopContext.js';
+import { type LoopContext, STEP_STATE } from './loopContext.js';
 
 /** The `LoopOutcome` of a loop that reached the final state `status`. */
 export function buildOutcome(status: LoopStatus, context: LoopContext): LoopOutcome {
@@ -55,7 +55,7 @@ function loopError(kind: StopStatus, context: LoopContext, message: string): Loo
   if (kind === 'stalled' && context.stall.fingerprint)
     error.fingerprint = context.stall.fingerprint;
   if (failure && context.phase === 'failed') {
-    error.state = stepState(failure.step);
+    error.state = STEP_STATE[failure.step];
     error.cause = {
       step: failure.step,
       kind: failure.kind,
@@ -72,12 +72,4 @@ function loopError(kind: StopStatus, context: LoopContext, message: string): Loo
     if (status === 'stalled') return settings.stall?.after;
     return undefined;
   }
-}
-
-function stepState(step: string): string {
-  return (
-    { attempt: 'attempting', validate: 'validating', refine: 'refining', fallback: 'fallingBack' }[
-      step
-    ] ?? step
-  );
 }

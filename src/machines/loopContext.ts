@@ -1,5 +1,5 @@
 import type { ClarificationAnswer, LoopSettings } from '../config.js';
-import type { FailureRecord } from '../failures.js';
+import type { FailureRecord, StepName } from '../failures.js';
 import { reproducibilityKey } from '../hashing.js';
 import type { TraceEntry } from '../trace.js';
 import type { ValidationError, Verdict } from '../validation.js';
@@ -16,6 +16,19 @@ export type LoopPhase =
   | 'attemptGate'
   | 'awaitingReview'
   | 'awaitingClarification';
+
+/** The working state that runs each step (its actor is invoked there under the step's name). */
+export const STEP_STATE = {
+  attempt: 'attempting',
+  validate: 'validating',
+  refine: 'refining',
+  fallback: 'fallingBack',
+} as const satisfies Record<StepName, LoopPhase>;
+
+/** The step a working state runs, if it runs one. */
+export function stepOfState(state: unknown): StepName | undefined {
+  return (Object.keys(STEP_STATE) as StepName[]).find((step) => STEP_STATE[step] === state);
+}
 
 /** What a paused loop is waiting for: a person's answer or review. */
 export type PendingRequest =

@@ -43,8 +43,11 @@ function fingerprintOf(machine: AnyStateMachine, settings: LoopSettings): string
 }
 
 /** Checks the store and run id a caller passed; throws `LoopConfigError` naming the field. */
-export function checkRunOptions(options: Partial<CheckpointOptions>, runIdRequired: boolean) {
-  const { store, runId } = options;
+export function checkRunOptions(
+  options: Partial<CheckpointOptions> & { ifSeq?: unknown },
+  runIdRequired: boolean,
+) {
+  const { store, runId, ifSeq } = options;
   const problems: string[] = [];
   const methods = ['save', 'load', 'list', 'delete'] as const;
   if (!store || methods.some((m) => typeof store[m] !== 'function')) {
@@ -53,6 +56,9 @@ export function checkRunOptions(options: Partial<CheckpointOptions>, runIdRequir
   const validId = typeof runId === 'string' && runId.length > 0 && runId.length <= 200;
   if ((runId !== undefined || runIdRequired) && !validId) {
     problems.push('  - runId: must be a string of 1 to 200 characters');
+  }
+  if (ifSeq !== undefined && !(Number.isSafeInteger(ifSeq) && (ifSeq as number) > 0)) {
+    problems.push('  - ifSeq: must be a checkpoint number (an integer ≥ 1)');
   }
   if (problems.length) {
     throw new LoopConfigError(`loopchart: invalid run options\n${problems.join('\n')}`);

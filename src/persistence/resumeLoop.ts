@@ -1,7 +1,6 @@
 import { createActor } from 'xstate';
 import type { LoopConfig } from '../config.js';
-import { LoopConfigError } from '../LoopConfigError.js';
-import type { LoopContext } from '../machines/loopContext.js';
+import { type LoopContext, stepOfState } from '../machines/loopContext.js';
 import type { LoopEvent } from '../machines/loopEvents.js';
 import type { LoopOutcome } from '../outcome.js';
 import { CheckpointError } from './CheckpointError.js';
@@ -30,14 +29,6 @@ export interface ResumeOptions extends CheckpointOptions {
   inspect?: InspectOption;
 }
 
-/** The step each working state invokes: what was in flight if a checkpoint was taken there. */
-const STEP_OF_STATE: Record<string, string> = {
-  attempting: 'attempt',
-  validating: 'validate',
-  refining: 'refine',
-  fallingBack: 'fallback',
-};
-
 /**
  * Continues a checkpointed run with the same config that started it. A step in flight at the last
  * checkpoint re-runs only if it is idempotent, otherwise the run ends `unknown_outcome` naming it;
@@ -53,11 +44,6 @@ export async function resumeLoop<I, C>(
   options: ResumeOptions,
 ): Promise<RunResult<C>> {
   const { store, runId } = checkRunOptions(options, true);
-  if (options.ifSeq !== undefined && !(Number.isSafeInteger(options.ifSeq) && options.ifSeq > 0)) {
-    throw new LoopConfigError(
-      'loopchart: invalid resume options\n  - ifSeq: must be a checkpoint number (an integer ≥ 1)',
-    );
-  }
   const { machine, gate, expected } = prepareLoop(config);
   const record = await store.load(runId);
   if (!record) {
@@ -102,7 +88,7 @@ export async function resumeLoop<I, C>(
 }
 
 function markInFlightStep(snapshot: PersistedSnapshot) {
-  const step = typeof snapshot.value === 'string' ? STEP_OF_STATE[snapshot.value] : undefined;
+  const step = stepOfState(snapshot.value);
   const child = step ? snapshot.children?.[step]?.snapshot : undefined;
   if (child?.status === 'active' && typeof child.input === 'object' && child.input !== null) {
     child.input = { ...child.input, resumed: true };

@@ -92,7 +92,7 @@ function keyOf(snapshot: AnyMachineSnapshot, detours: Detours, policy: EventPoli
 }
 
 /** The row of the decision table a verdict falls in. */
-export function verdictClass(verdict: Verdict | undefined): string {
+function verdictClass(verdict: Verdict | undefined): string {
   if (verdict === undefined) return 'none';
   if ('malformed' in verdict) return 'malformed';
   if (verdict.valid) return 'valid';

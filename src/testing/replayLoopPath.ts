@@ -5,7 +5,8 @@ import {
   type EventObject,
   fromPromise,
 } from 'xstate';
-import type { LoopContext } from '../machines/loopContext.js';
+import type { StepName } from '../failures.js';
+import { type LoopContext, STEP_STATE } from '../machines/loopContext.js';
 import type { LoopOutcome } from '../outcome.js';
 import { LOOP_STATUSES, type LoopStatus } from '../statuses.js';
 import { LoopPathMismatchError } from './LoopPathMismatchError.js';
@@ -28,12 +29,6 @@ export interface ReplayPlan {
   expected: () => DryRun;
 }
 
-const STEP_STATES: Record<string, string> = {
-  attempt: 'attempting',
-  validate: 'validating',
-  refine: 'refining',
-  fallback: 'fallingBack',
-};
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 const invokeIdOf = (type: string) => /^xstate\.(done|error)\.actor\.(.+)$/.exec(type);
 
@@ -167,8 +162,8 @@ function checkRun(
   if (settings.trace) {
     const steps = context.trace.filter((entry) => !entry.decision).map((entry) => entry.state);
     const pathSteps = types.flatMap((type) => {
-      const state = STEP_STATES[invokeIdOf(type)?.[2] ?? ''];
-      return state ? [state] : [];
+      const step = invokeIdOf(type)?.[2];
+      return step && step in STEP_STATE ? [STEP_STATE[step as StepName]] : [];
     });
     expect(
       steps.join() === pathSteps.join(),

@@ -12,6 +12,7 @@ import { fingerprint } from '../hashing.js';
 import type { LoopContext } from '../machines/loopContext.js';
 import { clarificationRequest, emptyResult, withCost } from '../stepResults.js';
 import { parseVerdict } from '../validation.js';
+import { STEP_ACTORS } from './takenTransitions.js';
 
 /** An event the path enumeration feeds the machine (`labelOf` gives its label). */
 export interface ScriptedEvent {
@@ -52,7 +53,7 @@ const sameError = { valid: false, error: { severity: 'correctable', message: 'ci
 const sameFingerprints = new Map<string, string>();
 
 /** The fingerprint a validation of the same draft with the same error leaves, per stall mode. */
-export function sameFingerprint(context: LoopContext): string | undefined {
+function sameFingerprint(context: LoopContext): string | undefined {
   const { stall } = context.settings;
   if (!stall) return undefined;
   let print = sameFingerprints.get(stall.on);
@@ -216,10 +217,7 @@ function questions(rest: number | null): ScriptedEvent[] {
 
 // Events this policy decides on; any other own event (an `xstate.after.*` timer, say) is kept bare.
 const HANDLED = new Set([
-  ...['attempt', 'validate', 'refine', 'fallback', 'retryDelay'].flatMap((step) => [
-    `xstate.done.actor.${step}`,
-    `xstate.error.actor.${step}`,
-  ]),
+  ...STEP_ACTORS.flatMap((step) => [`xstate.done.actor.${step}`, `xstate.error.actor.${step}`]),
   'loop.abort',
   'clarification.answer',
   'review.continue',

@@ -18,7 +18,7 @@ interface NodeLike {
 const idsOf = new WeakMap<AnyStateMachine, Map<object, string>>();
 
 /** Maps each transition object of a machine to its `transitionId` (as `machineGraph` names it). */
-export function transitionIds(machine: AnyStateMachine): Map<object, string> {
+function transitionIds(machine: AnyStateMachine): Map<object, string> {
   const known = idsOf.get(machine);
   if (known) return known;
   const ids = new Map<object, string>();
