@@ -47,14 +47,20 @@ describe('fingerprint', () => {
 
 describe('canonical JSON', () => {
   // the reference implementation of RFC 8785 this one-pass writer replaced
-  test.prop([fc.jsonValue({ noUnicodeString: false })], { numRuns: 1_000 })(
+  test.prop([fc.jsonValue({ stringUnit: 'grapheme' })], { numRuns: 1_000 })(
     'is what the canonicalize package writes, for every JSON value',
     async (value) => {
       const { toCanonicalJson } = await import('../src/jsonText.js');
-      fc.pre(JSON.stringify(value).isWellFormed());
       expect(toCanonicalJson(value)).toBe(canonicalize(value));
     },
   );
+
+  it('makes keys with lone surrogates well-formed before sorting; a key they collide with keeps the later value', async () => {
+    // the reference refuses lone surrogates, so this case is pinned by hand
+    const { toCanonicalJson } = await import('../src/jsonText.js');
+    const value = { 'a\uD800': 1, b: 2, 'a\uFFFD': 3, '\uDC00': 4 };
+    expect(toCanonicalJson(value)).toBe('{"a\uFFFD":3,"b":2,"\uFFFD":4}');
+  });
 
   it('writes -0 as 0, keeps __proto__ as data and sorts keys by UTF-16 code units', async () => {
     const { toCanonicalJson } = await import('../src/jsonText.js');

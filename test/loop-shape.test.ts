@@ -50,7 +50,7 @@ describe('the machine holds only what its config can reach', () => {
     expect(routing.at(-1)?.guard).toBeUndefined();
   });
 
-  it('with every step idempotent, unknown_outcome is a final state no transition enters', () => {
+  it('with every step idempotent, unknown_outcome is left out: no final state is unentered', () => {
     // Needed: `...(shape.hasNonIdempotentStep && { unknown_outcome: final('unknown_outcome') })`.
     const graph = graphOf({ idempotent: true });
     const entered = new Set(graph.edges.map((edge) => edge.target));
@@ -58,13 +58,13 @@ describe('the machine holds only what its config can reach', () => {
     expect(unentered.map((node) => node.key)).toEqual([]);
   });
 
-  it('with maxAttempts below stall.after, stalled is kept although too few validations can run', () => {
+  it('with maxAttempts below stall.after, stalled is left out: too few validations can run', () => {
     // Each validation follows an attempt (or a review edit), so without review stall needs
     // min(maxRetries + 1, maxAttempts) >= stall.after. Needed in shapeOf: canStall uses that bound.
     expect(keysOf({ maxRetries: 3, maxAttempts: 2 })).not.toContain('stalled');
   });
 
-  it('with maxAttempts ≤ maxRetries, the retry budget can never be spent, yet iteration_exhausted is kept', () => {
+  it('with maxAttempts ≤ maxRetries, the retry budget can never be spent, so iteration_exhausted is left out', () => {
     // The ceiling stops the loop before the refine budget runs out, so routing's fallthrough
     // (→ iteration_exhausted, or → fallingBack with a fallback) is unreachable. Needed in shapeOf:
     // `canExhaust = maxAttempts > maxRetries`; without it the last refine branch can be
@@ -75,7 +75,7 @@ describe('the machine holds only what its config can reach', () => {
     );
   });
 
-  it('with maxAttempts 1, nothing can run a second attempt, yet refining and the re-attempt branches are kept', () => {
+  it('with maxAttempts 1, nothing can run a second attempt, so refining and the re-attempt branches are left out', () => {
     // Needed in shapeOf: `canRefine = maxRetries > 0 && maxAttempts > 1`, and no
     // waitingToRetry → attempting (failedInAttempt) or attemptGate → attempting when maxAttempts is 1.
     const graph = graphOf({ maxRetries: 2, maxAttempts: 1 });

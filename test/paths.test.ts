@@ -16,6 +16,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { replayLoopPath } from '../src/testing/replayLoopPath.js';
 import { dryRun } from '../src/testing/takenTransitions.js';
+import { specBounds } from './support/specBounds.js';
 
 // Every path of loopchart's own machine, for many configs: each path is replayed against the
 // real machine and SPEC §3's bounds are asserted on it; every transition and final state is hit.
@@ -36,7 +37,8 @@ const nameOf = (edge: GraphEdge) =>
 async function proveEveryPath(name: string, options: Options, pathOptions: LoopPathOptions = {}) {
   const config = { ...steps, retryDelayMs: 0, ...options };
   const machine = createLoopMachine<unknown, unknown>(config);
-  const bounds = resolveConfig(config);
+  const bounds = specBounds(config);
+  expect(resolveConfig(config)).toMatchObject(bounds);
   const paths = getLoopPaths(machine, pathOptions);
   for (const path of paths) await proveOne(path, bounds);
   const coverage = transitionCoverage(machine, paths);

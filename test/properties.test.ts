@@ -18,6 +18,7 @@ import {
 } from 'loopchart';
 import { describe, expect } from 'vitest';
 import { createActor } from 'xstate';
+import { specBounds } from './support/specBounds.js';
 
 // Arbitrary step behaviours, arbitrary bounds: every run ends, within its bounds, with one SPEC §3
 // status. A step call takes the next behaviour of its script; past the end it repeats the last.
@@ -251,7 +252,8 @@ function expectWithinBounds(
   config: LoopConfig<string, string>,
   calls: Record<string, number>,
 ) {
-  const { maxAttempts, maxRetries } = resolveConfig(config);
+  const { maxAttempts, maxRetries } = specBounds(config);
+  expect(resolveConfig(config)).toMatchObject({ maxAttempts, maxRetries });
   expect(LOOP_STATUSES).toContain(outcome.status);
   expect(outcome.ok).toBe((OK_STATUSES as readonly LoopStatus[]).includes(outcome.status));
   expect(outcome.ok || outcome.error?.kind === outcome.status).toBe(true);

@@ -96,7 +96,9 @@ describe.each(stores)('a checkpoint round trip through %s', (_, makeStore) => {
     try {
       const paused = await runLoop(config, protoKeyed(), { store, runId: 'proto-1' });
       expect(isPausedRun(paused)).toBe(true);
-      if (!isPausedRun(paused) || paused.pending.kind !== 'review') return;
+      if (!isPausedRun(paused) || paused.pending.kind !== 'review') {
+        throw new Error(`expected a review pause, got ${JSON.stringify(paused.status)}`);
+      }
       expectOwnProtoKey(paused.pending.candidate);
       const record = await store.load('proto-1');
       expect(record?.data).toContain('"__proto__":{"polluted":"yes","valid":true}');

@@ -5,7 +5,7 @@ import type { Scenario } from './Scenario.js';
 import { type Probe, scriptedLoop } from './scriptedLoop.js';
 
 /** How long a generated loop may take before the property calls it a hang. */
-const WATCHDOG_MS = 2_000;
+const WATCHDOG_MS = 15_000;
 
 export interface ScenarioRun {
   outcome: LoopOutcome;
