@@ -1,5 +1,6 @@
 import type { WireEvent } from 'loopchart/viewer';
-import { WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
+import { openSocket } from '../../browser/support/viewerTestKit.js';
 import { compileLibrary, removeLibrary } from '../../support/compileLibrary.js';
 import { recordFigures } from './figures.js';
 import { HOSTILE_FRAMES, MALFORMED_MESSAGES, recordRun, replayAs } from './inspectionReplay.js';
@@ -22,14 +23,6 @@ export const CATCH_UP_LIMIT_MS = 5_000;
 const POLL_LIMIT_MS = 15_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function openSocket(url: string): Promise<WebSocket> {
-  const socket = new WebSocket(url);
-  return new Promise((resolve, reject) => {
-    socket.once('open', () => resolve(socket));
-    socket.once('error', reject);
-  });
-}
 
 export interface Load {
   sent: number;
