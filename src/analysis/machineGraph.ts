@@ -55,7 +55,7 @@ export interface MachineGraph {
   edges: GraphEdge[];
 }
 
-interface StateNodeLike {
+export interface StateNodeLike {
   id: string;
   key: string;
   path: string[];
@@ -71,7 +71,7 @@ interface StateNodeLike {
   entry: readonly unknown[];
 }
 
-interface TransitionLike {
+export interface TransitionLike {
   target?: readonly StateNodeLike[];
   guard?: unknown;
   actions: readonly unknown[];
@@ -88,21 +88,43 @@ export function machineGraph(machine: AnyStateMachine): MachineGraph {
   const guards = (machine.implementations?.guards ?? {}) as Record<string, unknown>;
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
+  forEachTransition(
+    machine,
+    (node) => nodes.push(toNode(node)),
+    (node, event, transition, order) => {
+      edges.push(...toEdges(node, event, transition, order, guards));
+    },
+  );
+  return { id: machine.id, nodes, edges };
+}
+
+/**
+ * Visits every state node of a machine, depth first, and each of its transitions in the order
+ * `transitionId` numbers them: `always` first (event ''), then each event's list.
+ */
+export function forEachTransition(
+  machine: AnyStateMachine,
+  onNode: (node: StateNodeLike) => void,
+  onTransition: (
+    node: StateNodeLike,
+    event: string,
+    transition: TransitionLike,
+    order: number,
+  ) => void,
+): void {
   const visit = (node: StateNodeLike) => {
-    nodes.push(toNode(node));
-    const lists: Array<[string, readonly TransitionLike[]]> = [
-      ...(node.always ? [['', node.always] as [string, readonly TransitionLike[]]] : []),
-      ...node.transitions,
-    ];
-    for (const [event, transitions] of lists) {
+    onNode(node);
+    node.always?.forEach((transition, order) => {
+      onTransition(node, '', transition, order);
+    });
+    for (const [event, transitions] of node.transitions) {
       transitions.forEach((transition, order) => {
-        edges.push(...toEdges(node, event, transition, order, guards));
+        onTransition(node, event, transition, order);
       });
     }
     for (const child of Object.values(node.states)) visit(child);
   };
   visit(machine.root as unknown as StateNodeLike);
-  return { id: machine.id, nodes, edges };
 }
 
 function toNode(node: StateNodeLike): GraphNode {

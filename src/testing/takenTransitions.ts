@@ -6,14 +6,7 @@ import {
   fromPromise,
   type InspectionEvent,
 } from 'xstate';
-import { transitionId } from '../analysis/machineGraph.js';
-
-interface NodeLike {
-  id: string;
-  states: Record<string, NodeLike>;
-  always?: readonly object[];
-  transitions: Map<string, readonly object[]>;
-}
+import { forEachTransition, transitionId } from '../analysis/machineGraph.js';
 
 const idsOf = new WeakMap<AnyStateMachine, Map<object, string>>();
 
@@ -23,18 +16,13 @@ function transitionIds(machine: AnyStateMachine): Map<object, string> {
   if (known) return known;
   const ids = new Map<object, string>();
   idsOf.set(machine, ids);
-  const visit = (node: NodeLike) => {
-    node.always?.forEach((t, order) => {
-      ids.set(t, transitionId(node.id, '', order));
-    });
-    for (const [event, list] of node.transitions) {
-      list.forEach((t, order) => {
-        ids.set(t, transitionId(node.id, event, order));
-      });
-    }
-    for (const child of Object.values(node.states)) visit(child);
-  };
-  visit(machine.root as unknown as NodeLike);
+  forEachTransition(
+    machine,
+    () => {},
+    (node, event, transition, order) => {
+      ids.set(transition, transitionId(node.id, event, order));
+    },
+  );
   return ids;
 }
 
