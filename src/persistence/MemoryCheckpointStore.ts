@@ -1,9 +1,11 @@
 import { checkpointConflict } from './CheckpointError.js';
+import { inScan } from './inScan.js';
 import type {
   CheckpointRecord,
   CheckpointStore,
   ListOptions,
   RunSummary,
+  ScanOptions,
 } from './CheckpointStore.js';
 
 /**
@@ -41,5 +43,14 @@ export class MemoryCheckpointStore implements CheckpointStore {
 
   async delete(runId: string): Promise<boolean> {
     return this.#rows.delete(runId);
+  }
+
+  async scan(options: ScanOptions): Promise<CheckpointRecord[]> {
+    const { after, limit } = options;
+    return [...this.#rows.values()]
+      .filter((row) => (after === undefined || row.runId > after) && inScan(row, options))
+      .sort((a, b) => (a.runId < b.runId ? -1 : 1))
+      .slice(0, Math.max(0, limit))
+      .map((row) => ({ ...row }));
   }
 }
