@@ -1,5 +1,4 @@
 import { checkpointConflict } from './CheckpointError.js';
-import { inScan } from './inScan.js';
 import type {
   CheckpointRecord,
   CheckpointStore,
@@ -7,6 +6,7 @@ import type {
   RunSummary,
   ScanOptions,
 } from './CheckpointStore.js';
+import { inScan } from './inScan.js';
 
 /**
  * Keeps checkpoints in this process's memory: for tests, for pauses answered in the same process,
