@@ -1,5 +1,7 @@
 // loopchart/health: the health of stored loop runs, in aggregate (docs/health.md).
 export type { HealthReport, LoopHealth } from './HealthReport.js';
+export type { HealthLine } from './healthLines.js';
+export { healthLines } from './healthLines.js';
 export type { HealthThresholds } from './healthThresholds.js';
 export {
   DEFAULT_HEALTH_THRESHOLDS,
