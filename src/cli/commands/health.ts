@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import {
   HEALTH_THRESHOLD_NAMES,
@@ -6,9 +6,10 @@ import {
   healthLines,
   loopHealth,
 } from '../../health/index.js';
+import { parseWhen } from '../../health/parseWhen.js';
 import type { CheckpointStore } from '../../index.js';
+import { renderHealthPage } from '../../viewer/health/renderHealthPage.js';
 import { cliOutput } from '../cliOutput.js';
-import { parseWhen } from '../parseWhen.js';
 import { DEFAULT_RUNS_DB } from './runs.js';
 
 interface HealthFlags {
@@ -19,6 +20,7 @@ interface HealthFlags {
   until?: string;
   threshold: string[];
   json?: boolean;
+  html?: string;
   failOnFlags?: boolean;
 }
 
@@ -49,6 +51,7 @@ export function register(program: Command): void {
       [],
     )
     .option('--json', 'print the report as JSON (docs/health.md describes it)')
+    .option('--html <file>', 'also write the health page (the plots) to this file')
     .option('--fail-on-flags', 'exit 1 when any loop raises a red flag')
     .action(async (flags: HealthFlags, command: Command) => {
       const out = cliOutput(command);
@@ -75,6 +78,10 @@ export function register(program: Command): void {
         });
       } finally {
         await store.close?.();
+      }
+      if (flags.html) {
+        writeFileSync(flags.html, renderHealthPage(report, { source: flags.db }));
+        if (!flags.json) out.out(out.c.dim(`health page written to ${flags.html}`));
       }
       if (flags.json) out.out(JSON.stringify(report, null, 2));
       else {
