@@ -5,8 +5,8 @@ import { SqliteCheckpointStore } from 'loopchart/sqlite';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { HEALTH_FIXTURES, runScripted } from '../bench/loops/healthRuns.js';
 import { captureIo } from '../src/cli/captureIo.js';
-import { parseWhen } from '../src/cli/parseWhen.js';
 import { runCli } from '../src/cli/runCli.js';
+import { parseWhen } from '../src/health/parseWhen.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loopchart-health-cli-'));
 const db = join(dir, 'runs.db');

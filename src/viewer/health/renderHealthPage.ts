@@ -45,7 +45,9 @@ const CSP = [
 ].join('; ');
 
 const pct = (part: number, whole: number) =>
-  whole === 0 ? '0%' : `${((part / whole) * 100).toFixed(part / whole < 0.1 ? 1 : 0)}%`;
+  whole === 0 || part === 0
+    ? '0%'
+    : `${((part / whole) * 100).toFixed(part / whole < 0.1 ? 1 : 0)}%`;
 const num = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
 
 /**
