@@ -40,7 +40,7 @@ describe('loopchart health', () => {
     const report = JSON.parse(stdout);
     expect(report.format).toBe(1);
     await expect(`${JSON.stringify(report, null, 2)}\n`).toMatchFileSnapshot(
-      './__snapshots__/health-report.json',
+      './__snapshots__/health-report.json.snap',
     );
   });
 
