@@ -1,8 +1,5 @@
 import type { HealthReport, LoopHealth } from './HealthReport.js';
-
-const pct = (part: number, whole: number) =>
-  whole === 0 ? '0%' : `${Math.round((part / whole) * 100)}%`;
-const num = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
+import { amount, percentOf } from './healthFormat.js';
 
 /** One labelled line of a loop's section: `label` padded, then its text. */
 export interface HealthLine {
@@ -32,12 +29,13 @@ function linesOf(loop: LoopHealth): HealthLine[] {
   const statuses = Object.entries(outcomes)
     .filter(([, n]) => n > 0)
     .sort(([, a], [, b]) => b - a)
-    .map(([status, n]) => `${status} ${n} (${pct(n, finished)})`);
+    .map(([status, n]) => `${status} ${n} (${percentOf(n, finished)})`);
   const histogram = iterations.histogram
     .map((n, i) => `${i}${i === iterations.maxRetries ? ' (cap)' : ''}: ${n}`)
     .join(' · ');
   const invalid = (['correctable', 'fundamental', 'no_diagnostic', 'malformed'] as const).map(
-    (kind) => `${kind} ${verdicts.counts[kind]} (${pct(verdicts.counts[kind], verdicts.invalid)})`,
+    (kind) =>
+      `${kind} ${verdicts.counts[kind]} (${percentOf(verdicts.counts[kind], verdicts.invalid)})`,
   );
   const top = stalls.fingerprints[0];
   const failed = Object.entries(failures)
@@ -47,7 +45,7 @@ function linesOf(loop: LoopHealth): HealthLine[] {
     { label: 'outcomes', text: statuses.join(' · ') || 'none finished' },
     {
       label: 'iterations',
-      text: `${histogram}; mean ${num(iterations.mean)}, ${iterations.atCap} at the cap of ${iterations.maxRetries} (${pct(iterations.atCap, finished)})`,
+      text: `${histogram}; mean ${amount(iterations.mean)}, ${iterations.atCap} at the cap of ${iterations.maxRetries} (${percentOf(iterations.atCap, finished)})`,
     },
     {
       label: 'verdicts',
@@ -56,13 +54,16 @@ function linesOf(loop: LoopHealth): HealthLine[] {
     {
       label: 'stalls',
       text: top
-        ? `${stalls.runs} runs (${pct(stalls.runs, finished)}); most on ${top.fingerprint} (${top.runs} runs)`
+        ? `${stalls.runs} runs (${percentOf(stalls.runs, finished)}); most on ${top.fingerprint} (${top.runs} runs)`
         : 'none',
     },
-    { label: 'fallback', text: `${outcomes.fallback} runs (${pct(outcomes.fallback, finished)})` },
+    {
+      label: 'fallback',
+      text: `${outcomes.fallback} runs (${percentOf(outcomes.fallback, finished)})`,
+    },
     {
       label: 'cost',
-      text: `${num(cost.total)} in all, ${num(cost.mean)} per run, at most ${num(cost.max)}`,
+      text: `${amount(cost.total)} in all, ${amount(cost.mean)} per run, at most ${amount(cost.max)}`,
     },
     { label: 'failures', text: failed.join(' · ') || 'none' },
     {

@@ -1,4 +1,5 @@
 import type { LoopHealth } from './HealthReport.js';
+import { percent, shareOf } from './healthFormat.js';
 import type { HealthThresholds } from './healthThresholds.js';
 
 /** A red flag a loop raised: what it means, the numbers that raised it and the threshold. */
@@ -19,9 +20,6 @@ export type RedFlagId = (typeof RED_FLAGS)[number]['id'];
 type Health = Omit<LoopHealth, 'flags'>;
 type Check = (loop: Health, t: HealthThresholds) => Omit<RedFlag, 'id' | 'title'> | undefined;
 
-const pct = (share: number) => `${(share * 100).toFixed(share > 0 && share < 0.01 ? 2 : 0)}%`;
-const ratio = (part: number, whole: number) => (whole === 0 ? 0 : part / whole);
-
 /** The red flags of the loop-router design, checked in this order; docs/health.md has the table. */
 export const RED_FLAGS = [
   {
@@ -29,7 +27,7 @@ export const RED_FLAGS = [
     title: 'Every error is classified correctable',
     check: ({ verdicts }, t) => {
       const correctable = verdicts.counts.correctable;
-      const value = ratio(correctable, verdicts.invalid);
+      const value = shareOf(correctable, verdicts.invalid);
       if (verdicts.invalid < t.minInvalidVerdicts || value < t.correctableShare) return undefined;
       return {
         value,
@@ -39,7 +37,7 @@ export const RED_FLAGS = [
           invalid: verdicts.invalid,
           fundamental: verdicts.counts.fundamental,
         },
-        message: `${correctable} of ${verdicts.invalid} invalid verdicts (${pct(value)}) were correctable and ${verdicts.counts.fundamental} fundamental (threshold: ≥ ${pct(t.correctableShare)} of ≥ ${t.minInvalidVerdicts}); the validator may not be detecting fundamental errors, so unfixable inputs spend the whole budget.`,
+        message: `${correctable} of ${verdicts.invalid} invalid verdicts (${percent(value)}) were correctable and ${verdicts.counts.fundamental} fundamental (threshold: ≥ ${percent(t.correctableShare)} of ≥ ${t.minInvalidVerdicts}); the validator may not be detecting fundamental errors, so unfixable inputs spend the whole budget.`,
       };
     },
   },
@@ -47,7 +45,7 @@ export const RED_FLAGS = [
     id: 'exhausted_then_fallback',
     title: 'Iterations regularly hit maxRetries and then fall back',
     check: ({ outcomes, finished, iterations }, t) => {
-      const value = ratio(iterations.exhausted, finished);
+      const value = shareOf(iterations.exhausted, finished);
       if (finished < t.minRuns || value < t.exhaustedShare) return undefined;
       return {
         value,
@@ -58,7 +56,7 @@ export const RED_FLAGS = [
           fallback: outcomes.fallback,
           iteration_exhausted: outcomes.iteration_exhausted,
         },
-        message: `${iterations.exhausted} of ${finished} finished runs (${pct(value)}) spent all ${iterations.maxRetries} retries and then fell back (${outcomes.fallback} fallback, ${outcomes.iteration_exhausted} iteration_exhausted; threshold: ≥ ${pct(t.exhaustedShare)} of ≥ ${t.minRuns} runs); refine is not improving the candidate: check that the feedback reaches the next attempt.`,
+        message: `${iterations.exhausted} of ${finished} finished runs (${percent(value)}) spent all ${iterations.maxRetries} retries and then fell back (${outcomes.fallback} fallback, ${outcomes.iteration_exhausted} iteration_exhausted; threshold: ≥ ${percent(t.exhaustedShare)} of ≥ ${t.minRuns} runs); refine is not improving the candidate: check that the feedback reaches the next attempt.`,
       };
     },
   },
@@ -66,13 +64,13 @@ export const RED_FLAGS = [
     id: 'no_proceed',
     title: 'No terminal proceed across many runs',
     check: ({ outcomes, finished }, t) => {
-      const value = ratio(outcomes.proceed, finished);
+      const value = shareOf(outcomes.proceed, finished);
       if (finished < t.minRuns || value > t.proceedShare) return undefined;
       return {
         value,
         threshold: t.proceedShare,
         counts: { proceed: outcomes.proceed, finished },
-        message: `${outcomes.proceed} of ${finished} finished runs (${pct(value)}) ended in proceed (threshold: ≤ ${pct(t.proceedShare)} of ≥ ${t.minRuns} runs); the validator's bar may be unsatisfiable or refine a no-op: the loop is theatre.`,
+        message: `${outcomes.proceed} of ${finished} finished runs (${percent(value)}) ended in proceed (threshold: ≤ ${percent(t.proceedShare)} of ≥ ${t.minRuns} runs); the validator's bar may be unsatisfiable or refine a no-op: the loop is theatre.`,
       };
     },
   },
@@ -80,7 +78,7 @@ export const RED_FLAGS = [
     id: 'stalls',
     title: 'Loops stall',
     check: ({ stalls, finished }, t) => {
-      const value = ratio(stalls.runs, finished);
+      const value = shareOf(stalls.runs, finished);
       if (finished < t.minRuns || value < t.stalledShare) return undefined;
       const top = stalls.fingerprints[0];
       const where = top
@@ -90,7 +88,7 @@ export const RED_FLAGS = [
         value,
         threshold: t.stalledShare,
         counts: { stalled: stalls.runs, finished, onTopFingerprint: top?.runs ?? 0 },
-        message: `${stalls.runs} of ${finished} finished runs (${pct(value)}) stalled${where} (threshold: ≥ ${pct(t.stalledShare)} of ≥ ${t.minRuns} runs); the attempt repeats itself: the feedback does not change what it produces.`,
+        message: `${stalls.runs} of ${finished} finished runs (${percent(value)}) stalled${where} (threshold: ≥ ${percent(t.stalledShare)} of ≥ ${t.minRuns} runs); the attempt repeats itself: the feedback does not change what it produces.`,
       };
     },
   },

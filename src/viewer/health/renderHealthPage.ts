@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { HealthReport, LoopHealth } from '../../health/HealthReport.js';
+import { amount, percentOf } from '../../health/healthFormat.js';
 import { PAGE_STYLES } from '../page/pageStyles.js';
 import { escapeHtml, iterationsHistogram, outcomeBars, verdictMix } from './healthCharts.js';
 
@@ -43,12 +44,6 @@ const CSP = [
   "form-action 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
-
-const pct = (part: number, whole: number) =>
-  whole === 0 || part === 0
-    ? '0%'
-    : `${((part / whole) * 100).toFixed(part / whole < 0.1 ? 1 : 0)}%`;
-const num = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
 
 /**
  * The health page: per loop, its red flags, outcome bars, the iterations histogram with the cap
@@ -124,21 +119,27 @@ function facts(loop: LoopHealth): string {
     .filter(([, n]) => n > 0)
     .map(([kind, n]) => `${kind} ${n}`);
   const rows: [string, string][] = [
-    ['fallback rate', `${pct(loop.outcomes.fallback, finished)} (${loop.outcomes.fallback} runs)`],
+    [
+      'fallback rate',
+      `${percentOf(loop.outcomes.fallback, finished)} (${loop.outcomes.fallback} runs)`,
+    ],
     [
       'at the cap',
-      `${iterations.atCap} runs (${pct(iterations.atCap, finished)}); mean ${num(iterations.mean)} cycles`,
+      `${iterations.atCap} runs (${percentOf(iterations.atCap, finished)}); mean ${amount(iterations.mean)} cycles`,
     ],
     [
       'correctable',
-      `${pct(verdicts.counts.correctable, verdicts.invalid)} of ${verdicts.invalid} invalid verdicts`,
+      `${percentOf(verdicts.counts.correctable, verdicts.invalid)} of ${verdicts.invalid} invalid verdicts`,
     ],
     [
       'fundamental',
-      `${pct(verdicts.counts.fundamental, verdicts.invalid)}; no diagnostic ${verdicts.counts.no_diagnostic}, malformed ${verdicts.counts.malformed}`,
+      `${percentOf(verdicts.counts.fundamental, verdicts.invalid)}; no diagnostic ${verdicts.counts.no_diagnostic}, malformed ${verdicts.counts.malformed}`,
     ],
-    ['stalled', `${stalls.runs} runs (${pct(stalls.runs, finished)})`],
-    ['cost per run', `${num(cost.mean)} (at most ${num(cost.max)}, ${num(cost.total)} in all)`],
+    ['stalled', `${stalls.runs} runs (${percentOf(stalls.runs, finished)})`],
+    [
+      'cost per run',
+      `${amount(cost.mean)} (at most ${amount(cost.max)}, ${amount(cost.total)} in all)`,
+    ],
     ['failures', failed.join(', ') || 'none'],
     [
       'intermittent',
