@@ -13,6 +13,8 @@ import { PostgresCheckpointStore } from 'loopchart/postgres';
 import { SqliteCheckpointStore } from 'loopchart/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HEALTH_FIXTURES, replicateRuns, runScripted } from '../bench/loops/healthRuns.js';
+import { captureIo } from '../src/cli/captureIo.js';
+import { runCli } from '../src/cli/runCli.js';
 import { dropSchema, PG_URL, postgresReachable, schemaName } from './workers/postgresServer.js';
 
 const reachable = await postgresReachable();
@@ -154,6 +156,36 @@ describe('the time window', () => {
     expect(half.loops[0]?.runs).toBe(50);
     expect(half.window).toEqual({ since: end - 50_000, until: end });
     expect(half.loops[0]?.verdicts.series.buckets.length).toBeGreaterThan(1);
+  });
+});
+
+describe('records that are not loop runs', () => {
+  it('are skipped and counted, never thrown', async () => {
+    const store = new MemoryCheckpointStore();
+    await runScripted(store, 'alpha', HEALTH_FIXTURES.healthy.slice(0, 3));
+    const row = { seq: 1, status: 'done' as const, state: 'x', machineId: 'alpha', updatedAt: 1 };
+    await store.save({ ...row, runId: 'torn', data: '{"format":1,"runId":"tor' });
+    await store.save({ ...row, runId: 'future', data: '{"format":9,"runId":"future"}' });
+    await store.save({
+      ...row,
+      runId: 'plan',
+      data: '{"format":"loopchart.pipeline","version":1}',
+    });
+    const report = await loopHealth(store);
+    expect(report.scanned).toBe(6);
+    expect(report.skipped).toEqual({ pipeline: 1, unreadable: 2 });
+    expect(report.loops[0]?.runs).toBe(3);
+  });
+});
+
+describe.skipIf(!reachable)('loopchart health --db postgres://', () => {
+  it('reports the runs of a Postgres schema', async () => {
+    const capture = captureIo(false);
+    const code = await runCli(['health', '--db', PG_URL, '--schema', schema, '--json'], capture.io);
+    expect(capture.stderr()).toBe('');
+    expect(code).toBe(0);
+    const report = JSON.parse(capture.stdout()) as HealthReport;
+    expect(timeless(report)).toEqual(expected);
   });
 });
 

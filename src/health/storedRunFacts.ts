@@ -71,8 +71,7 @@ export function storedRunFacts(record: CheckpointRecord): StoredRunFacts | Skipp
   try {
     checkpoint = decodeCheckpoint(record);
   } catch {
-    const pipeline = record.data.startsWith(`{"format":"${PIPELINE_RECORD_FORMAT}"`);
-    return { runId: record.runId, reason: pipeline ? 'pipeline' : 'unreadable' };
+    return { runId: record.runId, reason: isPipeline(record.data) ? 'pipeline' : 'unreadable' };
   }
   const { snapshot, trace } = checkpoint;
   const context = snapshot.context as Partial<StoredContext>;
@@ -161,4 +160,12 @@ function failuresOf(trace: readonly TraceEntry[], context: Partial<StoredContext
 
 function isLoopStatus(value: unknown): value is LoopStatus {
   return (LOOP_STATUSES as readonly unknown[]).includes(value);
+}
+
+function isPipeline(data: string): boolean {
+  try {
+    return (JSON.parse(data) as { format?: unknown } | null)?.format === PIPELINE_RECORD_FORMAT;
+  } catch {
+    return false;
+  }
 }
