@@ -70,6 +70,7 @@ export type {
   ListOptions,
   RunStatus,
   RunSummary,
+  ScanOptions,
 } from './persistence/CheckpointStore.js';
 export { RUN_STATUSES } from './persistence/CheckpointStore.js';
 export type { Checkpoint, PersistedSnapshot } from './persistence/checkpointFormat.js';

@@ -2,6 +2,7 @@
 // register it with one line, e.g. `export { section as paths } from './paths.js';`. bench/main.ts runs them.
 
 export { section as checkpoints } from './checkpoints.js';
+export { section as health } from './health.js';
 export { section as loops } from './loops.js';
 export { section as paths } from './paths.js';
 export { section as workers } from './workers.js';

@@ -33,6 +33,20 @@ export interface ListOptions {
   limit?: number;
 }
 
+/** Which runs `scan` returns, and where its page starts. */
+export interface ScanOptions {
+  /** Only runs of this machine id. */
+  machineId?: string;
+  /** Only runs saved at or after this time (ms since the epoch). */
+  since?: number;
+  /** Only runs saved before this time (ms since the epoch). */
+  until?: number;
+  /** Start after this run id: the last `runId` of the previous page. */
+  after?: string;
+  /** At most this many records. */
+  limit: number;
+}
+
 /**
  * Where checkpoints live: one row per run, replaced by every save. Implementations: the in-memory
  * `MemoryCheckpointStore` (core), `SqliteCheckpointStore` (`loopchart/sqlite`), or your own.
@@ -52,6 +66,12 @@ export interface CheckpointStore {
   load(runId: string): Promise<CheckpointRecord | undefined>;
   list(options?: ListOptions): Promise<RunSummary[]>;
   delete(runId: string): Promise<boolean>;
+  /**
+   * Optional: one page of whole records in ascending run-id order, so a reader can walk every run
+   * (`loopHealth`) holding one page at a time. Not a snapshot: a run saved during a walk is seen
+   * once, with whichever save the page read; a run created behind the cursor is missed.
+   */
+  scan?(options: ScanOptions): Promise<CheckpointRecord[]>;
   /** Releases connections; the store is not used after it. */
   close?(): void | Promise<void>;
 }

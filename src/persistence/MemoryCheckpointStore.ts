@@ -4,7 +4,9 @@ import type {
   CheckpointStore,
   ListOptions,
   RunSummary,
+  ScanOptions,
 } from './CheckpointStore.js';
+import { inScan } from './inScan.js';
 
 /**
  * Keeps checkpoints in this process's memory: for tests, for pauses answered in the same process,
@@ -41,5 +43,14 @@ export class MemoryCheckpointStore implements CheckpointStore {
 
   async delete(runId: string): Promise<boolean> {
     return this.#rows.delete(runId);
+  }
+
+  async scan(options: ScanOptions): Promise<CheckpointRecord[]> {
+    const { after, limit } = options;
+    return [...this.#rows.values()]
+      .filter((row) => (after === undefined || row.runId > after) && inScan(row, options))
+      .sort((a, b) => (a.runId < b.runId ? -1 : 1))
+      .slice(0, Math.max(0, limit))
+      .map((row) => ({ ...row }));
   }
 }

@@ -6,6 +6,7 @@ import {
   type ListOptions,
   type LoopEvent,
   type RunSummary,
+  type ScanOptions,
 } from '../index.js';
 import { type RunRow, toRunSummary } from '../persistence/runRow.js';
 import type {
@@ -110,6 +111,17 @@ export class PostgresCheckpointStore implements RunQueue {
         ? await this.#query<RunRow>(this.#sql.list, [max])
         : await this.#query<RunRow>(this.#sql.listStatus, [max, status]);
     return rows.map(toRunSummary);
+  }
+
+  async scan({ machineId, since, until, after, limit }: ScanOptions): Promise<CheckpointRecord[]> {
+    const { rows } = await this.#query<RunRow>(this.#sql.scan, [
+      after ?? null,
+      machineId ?? null,
+      since ?? null,
+      until ?? null,
+      Math.max(0, Math.trunc(limit)),
+    ]);
+    return rows.map((row) => ({ ...toRunSummary(row), data: String(row.data) }));
   }
 
   /** Deletes a run's checkpoint and its queue entry; true if either was there. */

@@ -34,6 +34,12 @@ export function checkpointSql(t: Tables) {
     load: `SELECT ${COLUMNS}, data FROM ${t.checkpoints} WHERE run_id = $1`,
     list: `SELECT ${COLUMNS} FROM ${t.checkpoints} ${order} LIMIT $1`,
     listStatus: `SELECT ${COLUMNS} FROM ${t.checkpoints} WHERE status = $2 ${order} LIMIT $1`,
+    /** A page of whole rows in run-id order ($1 after, $2 machine, $3 since, $4 until, $5 limit). */
+    scan: `SELECT ${COLUMNS}, data FROM ${t.checkpoints}
+      WHERE ($1::text IS NULL OR run_id > $1::text) AND ($2::text IS NULL OR machine_id = $2::text)
+        AND ($3::bigint IS NULL OR updated_at >= $3::bigint)
+        AND ($4::bigint IS NULL OR updated_at < $4::bigint)
+      ORDER BY run_id LIMIT $5`,
     /** A deleted run leaves the queue too, so no worker starts it again. */
     delete: `WITH q AS (DELETE FROM ${t.queue} WHERE run_id = $1 RETURNING 1),
         c AS (DELETE FROM ${t.checkpoints} WHERE run_id = $1 RETURNING 1)

@@ -7,6 +7,7 @@ import {
   checkpointConflict,
   type ListOptions,
   type RunSummary,
+  type ScanOptions,
 } from '../index.js';
 import { type RunRow, toRunSummary } from '../persistence/runRow.js';
 
@@ -97,6 +98,17 @@ export class SqliteCheckpointStore implements CheckpointStore {
     return (this.#statements?.delete.run(runId).changes ?? 0) > 0;
   }
 
+  async scan({ machineId, since, until, after, limit }: ScanOptions): Promise<CheckpointRecord[]> {
+    const rows = this.#statements?.scan.all({
+      after: after ?? null,
+      machineId: machineId ?? null,
+      since: since ?? null,
+      until: until ?? null,
+      limit: Math.max(0, Math.trunc(limit)),
+    }) as RunRow[] | undefined;
+    return (rows ?? []).map((row) => ({ ...toRunSummary(row), data: String(row.data) }));
+  }
+
   /** Closes the connection if the store opened it. */
   close(): void {
     if (this.#owned && this.db.open) this.db.close();
@@ -120,5 +132,12 @@ function prepare(db: Database.Database) {
     list: db.prepare(`SELECT ${COLUMNS} FROM ${TABLE} ${order}`),
     listStatus: db.prepare(`SELECT ${COLUMNS} FROM ${TABLE} WHERE status = ? ${order}`),
     delete: db.prepare(`DELETE FROM ${TABLE} WHERE run_id = ?`),
+    // Walks the primary key, so each page is an index range and no sort.
+    scan: db.prepare(
+      `SELECT ${COLUMNS}, data FROM ${TABLE}
+       WHERE (@after IS NULL OR run_id > @after) AND (@machineId IS NULL OR machine_id = @machineId)
+         AND (@since IS NULL OR updated_at >= @since) AND (@until IS NULL OR updated_at < @until)
+       ORDER BY run_id LIMIT @limit`,
+    ),
   };
 }

@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
+import type { CheckpointStore } from '../persistence/CheckpointStore.js';
 import type { ChartLayout } from './ChartLayout.js';
 import { coalesceUpdates } from './coalesceUpdates.js';
 import { graphFromDefinition } from './graphFromDefinition.js';
+import { HEALTH_PATH, healthResponse } from './health/healthRoute.js';
 import { layoutChart } from './layoutChart.js';
 import { renderPage } from './page/renderPage.js';
 import { parseInspection } from './parseInspection.js';
@@ -22,6 +24,9 @@ export interface ViewerOptions extends Partial<RunStoreLimits> {
   maxMessageBytes?: number;
   /** Browser origins allowed to report runs (Node reporters send no origin). Default none. */
   reportOrigins?: readonly string[];
+  /** Stored runs to serve the health page (`/health`) from; `healthSource` names them there. */
+  healthStore?: CheckpointStore;
+  healthSource?: string;
 }
 
 /** A running viewer. */
@@ -127,6 +132,13 @@ export async function startViewer(options: ViewerOptions = {}): Promise<RunViewe
       return reply(response, 405, 'text/plain', 'GET only\n');
     const path = new URL(request.url ?? '/', 'http://viewer').pathname;
     if (path === '/') return reply(response, 200, 'text/html; charset=utf-8', page);
+    if (path === HEALTH_PATH) {
+      const url = new URL(request.url ?? '/', 'http://viewer');
+      void healthResponse(options.healthStore, url, options.healthSource).then((answer) =>
+        reply(response, answer.status, answer.type, answer.body),
+      );
+      return;
+    }
     if (path === '/api/runs')
       return reply(response, 200, 'application/json', JSON.stringify(store.list()));
     const run = /^\/api\/runs\/(.+)$/.exec(path);

@@ -5,6 +5,7 @@ import { type CliOutput, cliOutput } from '../cliOutput.js';
 interface ViewFlags {
   port: string;
   host: string;
+  db?: string;
 }
 
 /** `loopchart view`: serves the run viewer until Ctrl-C (SIGINT) or SIGTERM. */
@@ -18,6 +19,7 @@ export function register(program: Command): void {
       'interface to bind; keep the loopback default unless you mean it',
       '127.0.0.1',
     )
+    .option('--db <file>', 'a SQLite runs database: its loop health is served on /health')
     .action(async (flags: ViewFlags, command: Command) => {
       const port = Number(flags.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -31,7 +33,11 @@ export function register(program: Command): void {
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
       try {
-        await serveViewer({ port, host: flags.host }, cliOutput(command), stop.signal);
+        await serveViewer(
+          { port, host: flags.host, ...(flags.db ? { db: flags.db } : {}) },
+          cliOutput(command),
+          stop.signal,
+        );
       } catch (error) {
         const code = (error as { code?: unknown }).code;
         if (code !== 'EADDRINUSE' && code !== 'EADDRNOTAVAIL' && code !== 'EACCES') throw error;
@@ -54,12 +60,18 @@ export function register(program: Command): void {
  * @example await serveViewer({ port: 0, host: '127.0.0.1' }, out, controller.signal);
  */
 export async function serveViewer(
-  { port, host }: { port: number; host: string },
+  { port, host, db }: { port: number; host: string; db?: string },
   out: CliOutput,
   signal: AbortSignal,
 ): Promise<void> {
-  const viewer = await startViewer({ port, host });
+  const health = db ? await openHealthStore(db) : undefined;
+  const viewer = await startViewer({
+    port,
+    host,
+    ...(health && db ? { healthStore: health, healthSource: db } : {}),
+  });
   out.out(`loopchart viewer: ${out.c.bold(viewer.url)}`);
+  if (health) out.out(`loop health of ${db}: ${viewer.url}health`);
   out.out(`loops report to ${viewer.inspectUrl}, e.g.`);
   out.out(`  const viewer = connectToViewer('${viewer.inspectUrl}'); // from 'loopchart/viewer'`);
   out.out('  await runLoop(config, input, { inspect: viewer.inspect }); await viewer.close();');
@@ -73,5 +85,12 @@ export async function serveViewer(
     );
   }
   await viewer.close();
+  health?.close();
   out.out('viewer stopped');
+}
+
+async function openHealthStore(file: string) {
+  // Loaded only with --db, so the viewer alone never loads the native module.
+  const { SqliteCheckpointStore } = await import('../../sqlite/index.js');
+  return new SqliteCheckpointStore(file, { readonly: true });
 }

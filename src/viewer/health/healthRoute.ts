@@ -1,0 +1,47 @@
+import { loopHealth } from '../../health/loopHealth.js';
+import { parseWhen } from '../../health/parseWhen.js';
+import type { CheckpointStore } from '../../persistence/CheckpointStore.js';
+import { renderHealthPage } from './renderHealthPage.js';
+
+/** The viewer's `/health` path. */
+export const HEALTH_PATH = '/health';
+
+/**
+ * The answer to `GET /health?loop=…&since=…&until=…`: the health page over `store`, a 400 for a
+ * bad query, or a 404 saying how to give the viewer a store.
+ * @example const { status, type, body } = await healthResponse(store, new URL(request.url, 'http://viewer'));
+ */
+export async function healthResponse(
+  store: CheckpointStore | undefined,
+  url: URL,
+  source = 'the store',
+): Promise<{ status: number; type: string; body: string }> {
+  if (!store) {
+    return {
+      status: 404,
+      type: 'text/plain',
+      body: 'no store: start the viewer with one (loopchart view --db runs.db, or startViewer({ healthStore }))\n',
+    };
+  }
+  const now = Date.now();
+  const window: { since?: number; until?: number } = {};
+  for (const key of ['since', 'until'] as const) {
+    const value = url.searchParams.get(key);
+    if (value === null || value === '') continue;
+    const at = parseWhen(value, now);
+    if (typeof at === 'string') return { status: 400, type: 'text/plain', body: `${key} ${at}\n` };
+    window[key] = at;
+  }
+  const loop = url.searchParams.get('loop');
+  try {
+    const report = await loopHealth(store, { ...window, ...(loop ? { loop } : {}) });
+    return {
+      status: 200,
+      type: 'text/html; charset=utf-8',
+      body: renderHealthPage(report, { source, runsLink: true }),
+    };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { status: 500, type: 'text/plain', body: `health report failed: ${message}\n` };
+  }
+}
