@@ -134,3 +134,19 @@ describe('--help speaks of the installed command and lists every flag', () => {
     for (const flag of flags) expect(stdout).toContain(flag);
   });
 });
+
+describe('npm run example', () => {
+  const script = join(import.meta.dirname, '..', 'scripts', 'example.mjs');
+  it.each([[[]], [['nosuch']]])(
+    'with %j prints the usage and every example before building anything',
+    async (args) => {
+      const { spawnSync } = await import('node:child_process');
+      const run = spawnSync(process.execPath, [script, ...args], { encoding: 'utf8' });
+      expect(run.status).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/^usage: npm run example -- <name>$/m);
+      expect(run.stderr).toMatch(/^examples: .*\bpipeline\b.*\bquickstart\b/m);
+      if (args.length) expect(run.stderr).toMatch(/^no example named "nosuch"$/m);
+    },
+  );
+});
