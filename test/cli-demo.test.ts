@@ -125,7 +125,7 @@ describe('loopchart demo', () => {
 
   it('fails on an unknown scenario name, listing the names', async () => {
     const capture = captureIo();
-    expect(await runCli(['demo', '--dir', dir, '--only', 'nope'], capture.io)).toBe(1);
+    expect(await runCli(['demo', '--dir', dir, '--only', 'nope'], capture.io)).toBe(2);
     expect(capture.stderr()).toMatch(
       /unknown scenario "nope"; the scenarios are claim-incomplete-report, /,
     );

@@ -32,9 +32,9 @@ describe('loopchart --help', () => {
     expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
-  it('exits non-zero on an unknown command, with a suggestion', async () => {
+  it('exits 2 on an unknown command, with a suggestion', async () => {
     const { code, stderr } = await cli(['benchmrk']);
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(stderr).toMatch(/Did you mean benchmark\?/);
   });
 });

@@ -48,7 +48,7 @@ describe('loopchart diagram', () => {
     const json = JSON.parse(stdout);
     expect(json).toEqual(
       toMachineJson(
-        createLoopMachine(diagramConfig({ maxRetries: '5', fallback: true, maxCost: '2' })),
+        createLoopMachine(diagramConfig({ maxRetries: 5, fallback: true, maxCost: 2 })),
       ),
     );
     const keys = json.nodes.map((node: { key: string }) => node.key);
@@ -69,7 +69,7 @@ describe('loopchart diagram', () => {
   it('rejects a config the loop would reject, naming the field, with exit code 2', async () => {
     const { code, stderr } = await cli('diagram', '--max-retries', '99');
     expect(code).toBe(2);
-    expect(stderr).toMatch(/maxRetries.*0 to 50/);
+    expect(stderr).toMatch(/--max-retries.*0 to 50/);
     expect((await cli('diagram', '--format', 'png')).code).not.toBe(0);
   });
 });

@@ -9,6 +9,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -26,12 +27,34 @@ const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
   name: string;
   exports: Record<string, unknown>;
   peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
 };
 const subpaths = Object.keys(pkg.exports).filter((key) => key !== './package.json');
 
 let work: string;
 let tarball: string;
 let consumer: string;
+let installMs: number;
+let bare: Awaited<ReturnType<typeof bareInstallFacts>>;
+
+/** What a consumer gets with no optional peer: packages, native builds, and loopchart/sqlite's error. */
+async function bareInstallFacts(dir: string) {
+  const packages = readdirSync(join(dir, 'node_modules')).flatMap((name) =>
+    name.startsWith('@')
+      ? readdirSync(join(dir, 'node_modules', name)).map((scoped) => `${name}/${scoped}`)
+      : [name],
+  );
+  const native = readdirSync(join(dir, 'node_modules'), {
+    recursive: true,
+    encoding: 'utf8',
+  }).filter((file) => file.endsWith('.node') || file.endsWith('binding.gyp'));
+  writeFileSync(
+    join(dir, 'sqlite-without-peer.mjs'),
+    "import('loopchart/sqlite').then(() => console.log('loaded'), (error) => console.log(error.message));",
+  );
+  const { stdout } = await sh(process.execPath, ['sqlite-without-peer.mjs'], dir);
+  return { packages, native, sqliteImport: stdout };
+}
 
 /** Runs a command; on failure the error carries its output, so the test says what went wrong. */
 async function sh(file: string, args: string[], cwd: string) {
@@ -81,32 +104,29 @@ beforeAll(async () => {
     join(consumer, 'package.json'),
     JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
   );
-  // The peers, and zod, which a user of schemaValidator installs beside loopchart.
-  const extras = [...Object.keys(pkg.peerDependencies ?? {}), 'zod'].map((name) => {
+  // The required peers, and zod, which a user of schemaValidator installs beside loopchart.
+  const optional = pkg.peerDependenciesMeta ?? {};
+  const required = Object.keys(pkg.peerDependencies ?? {}).filter(
+    (name) => !optional[name]?.optional,
+  );
+  const extras = [...required, 'zod'].map((name) => {
     const { version } = JSON.parse(
       readFileSync(join(repo, 'node_modules', name, 'package.json'), 'utf8'),
     );
     return `${name}@${version}`;
   });
-  // better-sqlite3 (optional) compiles natively for a minute: the consumer borrows this checkout's build.
+  const started = performance.now();
   await sh(
     'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--prefer-offline',
-      '--omit=optional',
-      tarball,
-      ...extras,
-    ],
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...extras],
     consumer,
   );
-  symlinkSync(
-    join(repo, 'node_modules', 'better-sqlite3'),
-    join(consumer, 'node_modules', 'better-sqlite3'),
-    'dir',
-  );
+  installMs = performance.now() - started;
+  bare = await bareInstallFacts(consumer);
+  // The optional peers, borrowed from this checkout (better-sqlite3 would compile for a minute).
+  for (const name of Object.keys(optional)) {
+    symlinkSync(join(repo, 'node_modules', name), join(consumer, 'node_modules', name), 'dir');
+  }
 }, 180_000);
 
 afterAll(() => {
@@ -114,6 +134,18 @@ afterAll(() => {
 });
 
 describe('the packed tarball, installed in a fresh project', () => {
+  it('installs without an optional peer: no native build, neither better-sqlite3 nor elkjs', () => {
+    console.log(`consumer install of the tarball: ${(installMs / 1000).toFixed(1)} s`);
+    expect(bare.packages).toContain('loopchart');
+    expect(bare.packages).toContain('xstate');
+    expect(bare.packages).not.toContain('better-sqlite3');
+    expect(bare.packages).not.toContain('elkjs');
+    expect(bare.native).toEqual([]);
+    expect(bare.sqliteImport).toBe(
+      'loopchart/sqlite needs the optional peer dependency better-sqlite3: npm install better-sqlite3@12\n',
+    );
+  });
+
   it('ships dist, the README and the bin, and no tests or sources', async () => {
     const { stdout } = await sh('tar', ['-tzf', tarball], work);
     const files = stdout.split('\n').filter(Boolean);

@@ -72,6 +72,7 @@ describe('loopchart runs', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/^run finished: done in proceed/);
     expect(stdout).toMatch(/outcome: proceed after 2 attempt\(s\), 1 refine cycle\(s\)/);
+    expect(stdout).toMatch(/^candidate: "draft 2"$/m);
     expect(stdout).toMatch(/trace \(7 entries\):/);
     expect(stdout).toMatch(/→ refine/);
   });

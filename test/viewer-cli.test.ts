@@ -29,7 +29,9 @@ describe('loopchart view', () => {
   it('rejects a bad port with exit code 2, and a port in use with an error', async () => {
     const bad = captureIo();
     expect(await runCli(['view', '--port', 'http'], bad.io)).toBe(2);
-    expect(bad.stderr()).toMatch(/--port must be an integer from 0 to 65535/);
+    expect(bad.stderr()).toMatch(
+      /'--port <n>' argument 'http' is invalid\. It must be an integer from 0 to 65535\./,
+    );
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const { port } = taken.address() as AddressInfo;

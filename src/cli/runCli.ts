@@ -17,6 +17,7 @@ export function createProgram(io: CliIo = processIo()): Command {
     .description(ABOUT)
     .version(version(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'print this help')
+    .option('--debug', 'print the stack of an unexpected error')
     .showSuggestionAfterError()
     .exitOverride();
   attachIo(program, io);
@@ -24,8 +25,11 @@ export function createProgram(io: CliIo = processIo()): Command {
     'after',
     `
 Start here:
-  npm run demo            run the bundled example loops end to end (SQLite store, HTML reports)
-  loopchart benchmark     check the decision table and the loop's bounds (SPEC §11)`,
+  loopchart demo          run the bundled example loops end to end (SQLite store, HTML reports)
+  loopchart benchmark     check the decision table and the loop's bounds
+  loopchart <command> --help   every flag of a command
+
+Errors are one line; --debug (before the command) adds the stack.`,
   );
   const registrations = Object.entries(commands)
     .filter(([name, register]) => name.startsWith('register') && typeof register === 'function')
@@ -44,11 +48,29 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     await program.parseAsync([...argv], { from: 'user' });
     return 0;
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode;
-    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    io.stderr(`loopchart: ${message}\n`);
+    if (error instanceof CommanderError) return USAGE_ERRORS.has(error.code) ? 2 : error.exitCode;
+    const debug = program.opts<{ debug?: boolean }>().debug === true;
+    io.stderr(`loopchart: ${unexpected(error, debug)}\n`);
     return 1;
   }
+}
+
+/** Commander's codes for a command line that is wrong: exit 2, like other Unix tools. */
+const USAGE_ERRORS = new Set([
+  'commander.invalidArgument',
+  'commander.unknownOption',
+  'commander.unknownCommand',
+  'commander.missingArgument',
+  'commander.optionMissingArgument',
+  'commander.missingMandatoryOptionValue',
+  'commander.conflictingOption',
+  'commander.excessArguments',
+]);
+
+function unexpected(error: unknown, debug: boolean): string {
+  if (debug && error instanceof Error && error.stack) return error.stack;
+  const message = error instanceof Error ? error.message : String(error);
+  return `${message.split('\n')[0]} (run with --debug for the stack)`;
 }
 
 function rank(name: string): number {

@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
 import {
   type CheckpointRecord,
   type CheckpointStore,
@@ -10,6 +9,7 @@ import {
   type ScanOptions,
 } from '../index.js';
 import { type RunRow, toRunSummary } from '../persistence/runRow.js';
+import { openDatabase, type SqliteDatabase } from './betterSqlite.js';
 
 /** Options of `SqliteCheckpointStore`. */
 export interface SqliteStoreOptions {
@@ -36,18 +36,18 @@ const COLUMNS = 'run_id, seq, status, state, machine_id, updated_at';
  */
 export class SqliteCheckpointStore implements CheckpointStore {
   /** The open connection (yours, if you passed one in). */
-  readonly db: Database.Database;
+  readonly db: SqliteDatabase;
   readonly #owned: boolean;
   readonly #statements: ReturnType<typeof prepare> | undefined;
 
-  constructor(file: string | Database.Database, options: SqliteStoreOptions = {}) {
+  constructor(file: string | SqliteDatabase, options: SqliteStoreOptions = {}) {
     const readonly = options.readonly ?? false;
     this.#owned = typeof file === 'string';
     if (typeof file === 'string' && !readonly && file !== ':memory:' && !file.startsWith('file:')) {
       mkdirSync(dirname(file), { recursive: true });
     }
     this.db =
-      typeof file === 'string' ? new Database(file, { readonly, fileMustExist: readonly }) : file;
+      typeof file === 'string' ? openDatabase(file, { readonly, fileMustExist: readonly }) : file;
     this.db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
     if (!this.db.readonly) {
       this.db.pragma('journal_mode = WAL');
@@ -115,7 +115,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
   }
 }
 
-function prepare(db: Database.Database) {
+function prepare(db: SqliteDatabase) {
   const order = 'ORDER BY updated_at DESC, run_id LIMIT ?';
   return {
     insert: db.prepare(

@@ -17,11 +17,19 @@ let elkLayout: Promise<ElkLayout> | undefined;
 
 /** ELK's bundled build, loaded on first use (1.6 MB): it runs in-process, no worker. */
 function elk(): Promise<ElkLayout> {
-  elkLayout ??= import('elkjs/lib/elk.bundled.js').then((module) => {
-    const ELK = module.default as unknown as new () => { layout: ElkLayout };
-    const instance = new ELK();
-    return (graph) => instance.layout(graph);
-  });
+  elkLayout ??= import('elkjs/lib/elk.bundled.js').then(
+    (module) => {
+      const ELK = module.default as unknown as new () => { layout: ElkLayout };
+      const instance = new ELK();
+      return (graph) => instance.layout(graph);
+    },
+    (error: unknown) => {
+      if ((error as { code?: unknown } | null)?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+      throw new Error(
+        'the viewer lays charts out with elkjs, an optional peer dependency: npm install elkjs@0.12',
+      );
+    },
+  );
   return elkLayout;
 }
 

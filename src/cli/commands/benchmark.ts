@@ -6,7 +6,7 @@ import { runBattery } from '../battery/runBattery.js';
 import { type CliOutput, cliOutput } from '../cliOutput.js';
 import { formatMs } from '../format.js';
 
-/** `loopchart benchmark`: SPEC §11's behaviour battery, one line per check. */
+/** `loopchart benchmark`: the behaviour battery, one line per check. */
 export function register(program: Command): void {
   program
     .command('benchmark')
@@ -17,9 +17,7 @@ export function register(program: Command): void {
       new Option(
         '--break-guard <name>',
         'replace a guard of the loop machine with one that is always false, to see the battery catch it',
-      )
-        .choices(Object.keys(loopGuards))
-        .hideHelp(),
+      ).choices(Object.keys(loopGuards)),
     )
     .action(async (options: { breakGuard?: string }, command: Command) => {
       const build = options.breakGuard ? brokenGuard(options.breakGuard) : buildLoopMachine;
@@ -42,7 +40,7 @@ export async function benchmark(
   build: BuildMachine = buildLoopMachine,
 ): Promise<string[]> {
   const { c } = output;
-  output.out(c.bold('loopchart benchmark — the behaviour battery (SPEC §11)'));
+  output.out(c.bold('loopchart benchmark — the behaviour battery'));
   const results = await runBattery({
     build,
     onResult: ({ name, passed, detail, durationMs }) => {

@@ -28,7 +28,7 @@ export function register(program: Command): void {
       const { failed } = await runDemo(cliOutput(command), options).catch((error: unknown) => {
         if (!(error instanceof DemoError)) throw error;
         return command.error(`demo: ${error.message}`, {
-          exitCode: 1,
+          exitCode: 2,
           code: 'loopchart.demo.options',
         });
       });

@@ -7,18 +7,19 @@ import {
   toMermaid,
 } from '../../index.js';
 import { cliOutput } from '../cliOutput.js';
+import { integerFlag, numberFlag } from '../flags/integerFlag.js';
 
 interface DiagramFlags {
   format: 'mermaid' | 'json';
   direction?: 'TB' | 'LR';
   id?: string;
-  maxRetries?: string;
-  maxAttempts?: string;
-  maxCost?: string;
+  maxRetries?: number;
+  maxAttempts?: number;
+  maxCost?: number;
   fallback?: boolean;
   review?: 'before' | 'after' | 'both';
   stall: boolean;
-  stallAfter?: string;
+  stallAfter?: number;
   idempotent?: boolean;
 }
 
@@ -34,9 +35,13 @@ export function register(program: Command): void {
     )
     .addOption(new Option('--direction <dir>', 'Mermaid layout direction').choices(['TB', 'LR']))
     .option('--id <id>', 'the machine id (default loop)')
-    .option('--max-retries <n>', 'refine budget (default 3)')
-    .option('--max-attempts <n>', 'hard ceiling on attempts (default 2 × (maxRetries + 1))')
-    .option('--max-cost <n>', 'cost budget (adds the budget_stop branches)')
+    .option('--max-retries <n>', 'refine budget, 0–50 (default 3)', integerFlag(0, 50))
+    .option(
+      '--max-attempts <n>',
+      'hard ceiling on attempts, 1–100 (default 2 × (maxRetries + 1))',
+      integerFlag(1, 100),
+    )
+    .option('--max-cost <n>', 'cost budget > 0 (adds the budget_stop branches)', numberFlag(0))
     .option('--fallback', 'with a fallback step')
     .addOption(
       new Option('--review <when>', 'with a human review checkpoint').choices([
@@ -45,8 +50,12 @@ export function register(program: Command): void {
         'both',
       ]),
     )
-    .option('--no-stall', 'without stall detection')
-    .option('--stall-after <n>', 'stall after n identical fingerprints (default 3)')
+    .addOption(new Option('--no-stall', 'without stall detection').conflicts('stallAfter'))
+    .option(
+      '--stall-after <n>',
+      'stall after n identical fingerprints, 2–50 (default 3)',
+      integerFlag(2, 50),
+    )
     .option('--idempotent', 'every step idempotent (no unknown_outcome branch)')
     .action((flags: DiagramFlags, command: Command) => {
       const out = cliOutput(command);
@@ -71,7 +80,6 @@ export function register(program: Command): void {
 
 /** The loop config the flags describe, with no-op steps: only its shape matters for a diagram. */
 export function diagramConfig(flags: Partial<DiagramFlags>): LoopConfig {
-  const number = (value: string | undefined) => (value === undefined ? undefined : Number(value));
   const review = flags.review;
   const config: LoopConfig = {
     attempt: () => undefined,
@@ -89,12 +97,12 @@ export function diagramConfig(flags: Partial<DiagramFlags>): LoopConfig {
       ? { stall: false as const }
       : flags.stallAfter === undefined
         ? {}
-        : { stall: { after: number(flags.stallAfter) as number } }),
+        : { stall: { after: flags.stallAfter } }),
   };
   const bounds = {
-    maxRetries: number(flags.maxRetries),
-    maxAttempts: number(flags.maxAttempts),
-    maxCost: number(flags.maxCost),
+    maxRetries: flags.maxRetries,
+    maxAttempts: flags.maxAttempts,
+    maxCost: flags.maxCost,
   };
   for (const [key, value] of Object.entries(bounds)) {
     if (value !== undefined) Object.assign(config, { [key]: value });

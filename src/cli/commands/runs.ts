@@ -13,6 +13,7 @@ import {
 } from '../../index.js';
 import { PIPELINE_RECORD_FORMAT, type PipelineRecord } from '../../pipeline/pipelineRecord.js';
 import { type CliOutput, cliOutput } from '../cliOutput.js';
+import { integerFlag } from '../flags/integerFlag.js';
 import { formatMs, oneLine } from '../format.js';
 
 /** Where `loopchart runs` looks when `--db` is not given. */
@@ -30,14 +31,14 @@ export function register(program: Command): void {
     .description('list runs, most recently saved first')
     .addOption(dbOption())
     .addOption(new Option('--status <status>', 'only runs in this status').choices(RUN_STATUSES))
-    .option('--limit <n>', 'at most n runs', (value) => Number.parseInt(value, 10))
+    .option('--limit <n>', 'at most n runs, 1–100000', integerFlag(1, 100_000))
     .option('--json', 'print JSON')
     .action(async (options: ListFlags, command: Command) => {
       const out = cliOutput(command);
       const rows = await withStore(command, options.db, (store) =>
         store.list({
           ...(options.status ? { status: options.status } : {}),
-          ...(options.limit ? { limit: options.limit } : {}),
+          ...(options.limit === undefined ? {} : { limit: options.limit }),
         }),
       );
       if (options.json) out.out(JSON.stringify(rows, null, 2));
@@ -86,12 +87,30 @@ async function withStore<T>(
   if (!existsSync(file)) fail(command, `runs: no runs database at ${file} (pass --db <file>)`);
   // Loaded here so other commands never load the native module.
   const { SqliteCheckpointStore } = await import('../../sqlite/index.js');
-  const store = new SqliteCheckpointStore(file, { readonly: true });
+  let store: InstanceType<typeof SqliteCheckpointStore> | undefined;
   try {
+    store = new SqliteCheckpointStore(file, { readonly: true });
     return await use(store);
+  } catch (error) {
+    if (!isSqliteError(error)) throw error;
+    return usage(
+      command,
+      `runs: --db ${file} is not a loopchart runs database (${error.message}); pass --db <file> to a runs.db that loopchart wrote`,
+    );
   } finally {
-    store.close();
+    store?.close();
   }
+}
+
+/** better-sqlite3's errors carry a `SQLITE_…` code: the file is no database, or not ours. */
+function isSqliteError(error: unknown): error is Error {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && typeof code === 'string' && code.startsWith('SQLITE_');
+}
+
+function usage(command: Command, message: string): never {
+  command.error(message, { exitCode: 2, code: 'loopchart.runs.usage' });
+  throw new Error(message); // command.error exits (or throws with exitOverride)
 }
 
 function fail(command: Command, message: string): never {
@@ -136,13 +155,22 @@ function printRun(out: CliOutput, checkpoint: Checkpoint) {
   );
   if (checkpoint.pending) printPending(out, checkpoint.pending);
   const output = checkpoint.snapshot.output as
-    | { status?: string; rationale?: string; attempts?: number; iterations?: number }
+    | {
+        status?: string;
+        rationale?: string;
+        attempts?: number;
+        iterations?: number;
+        candidate?: unknown;
+        partial?: unknown;
+      }
     | undefined;
   if (output?.status) {
     out.out(
       `outcome: ${c.bold(safe(output.status))} after ${output.attempts} attempt(s), ${output.iterations} refine cycle(s)`,
     );
     if (output.rationale) out.out(`  ${safe(oneLine(output.rationale, 300))}`);
+    if (output.candidate !== undefined) out.out(`candidate: ${quote(output.candidate)}`);
+    if (output.partial !== undefined) out.out(`partial: ${quote(output.partial)}`);
   }
   printTrace(out, checkpoint.trace);
 }

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { DEFAULT_VIEWER_PORT, startViewer } from '../../viewer/index.js';
 import { type CliOutput, cliOutput } from '../cliOutput.js';
+import { integerFlag } from '../flags/integerFlag.js';
 
 interface ViewFlags {
-  port: string;
+  port: number;
   host: string;
   db?: string;
 }
@@ -13,7 +14,12 @@ export function register(program: Command): void {
   program
     .command('view')
     .description('serve the live run viewer (a page + a WebSocket loops report to) on 127.0.0.1')
-    .option('--port <n>', 'port (0 picks a free one)', String(DEFAULT_VIEWER_PORT))
+    .option(
+      '--port <n>',
+      'port, 0–65535 (0 picks a free one)',
+      integerFlag(0, 65535),
+      DEFAULT_VIEWER_PORT,
+    )
     .option(
       '--host <host>',
       'interface to bind; keep the loopback default unless you mean it',
@@ -21,13 +27,7 @@ export function register(program: Command): void {
     )
     .option('--db <file>', 'a SQLite runs database: its loop health is served on /health')
     .action(async (flags: ViewFlags, command: Command) => {
-      const port = Number(flags.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) {
-        command.error(`view: --port must be an integer from 0 to 65535, got '${flags.port}'`, {
-          exitCode: 2,
-          code: 'loopchart.view.port',
-        });
-      }
+      const { port } = flags;
       const stop = new AbortController();
       const onSignal = () => stop.abort();
       process.once('SIGINT', onSignal);
