@@ -82,7 +82,7 @@ describe('loopchart health', () => {
     [['--threshold', 'exhaustedShare=2'], 2, /exhaustedShare must be a share from 0 to 1$/],
     [['--threshold', 'minRuns=0.5'], 2, /minRuns must be an integer ≥ 1$/],
     [['--db', join(dir, 'nope.db')], 2, /^health: no runs database at .*nope\.db/],
-    [['--lop', 'x'], 1, /^error: unknown option '--lop' \(Did you mean --loop\?\)$/],
+    [['--lop', 'x'], 2, /^error: unknown option '--lop' \(Did you mean --loop\?\)$/],
   ])('%j fails with one line', async (argv, exitCode, message) => {
     const capture = captureIo(false);
     const code = await runCli(
