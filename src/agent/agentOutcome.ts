@@ -1,3 +1,4 @@
+import type { RunResult } from '../persistence/PausedRun.js';
 import type { LoopStatus } from '../statuses.js';
 import type { AgentContext } from './agentContext.js';
 import type { Shape } from './shapes.js';
@@ -10,8 +11,10 @@ import type { Shape } from './shapes.js';
 export type AgentStatus = LoopStatus | 'paused' | 'completed' | 'failed';
 
 /** The outcome of `runAgent` / `resumeAgent`: the shape, why it was chosen, and what it produced. */
-export interface AgentOutcome
-  extends Pick<AgentContext, 'decision' | 'planning' | 'plan' | 'result' | 'pipeline' | 'trace'> {
+export interface AgentOutcome<C = unknown>
+  extends Pick<AgentContext, 'decision' | 'planning' | 'plan' | 'pipeline' | 'trace'> {
+  /** The run of the single-shot or loop shape. */
+  result?: RunResult<C>;
   status: AgentStatus;
   ok: boolean;
   /** The shape that ran; undefined only when routing itself failed. */
@@ -31,7 +34,7 @@ export function buildAgentOutcome(
     decision,
     planning,
     plan,
-    result,
+    ...(result ? { result } : {}),
     pipeline,
     trace,
     ...(runId ? { runId } : {}),

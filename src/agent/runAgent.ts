@@ -31,11 +31,11 @@ export interface AgentRunOptions extends Omit<PipelineRunOptions, 'planSource'> 
  * @example const outcome = await runAgent(agent, 'What is the VAT rate in Spain?');
  *          console.log(outcome.shape, outcome.decision?.reasons);
  */
-export async function runAgent(
-  agent: Agent,
+export async function runAgent<C>(
+  agent: Agent<C>,
   request: string,
   options: AgentRunOptions = {},
-): Promise<AgentOutcome> {
+): Promise<AgentOutcome<C>> {
   const problems = [
     ...(typeof request === 'string' ? [] : ['  - request: must be a string']),
     ...(options.shape === undefined || SHAPES.includes(options.shape)
@@ -69,10 +69,10 @@ export interface ResumeAgentOptions extends Omit<AgentRunOptions, 'shape'> {
  * plan does not fit this agent), or those of `resumePipeline`.
  * @example const done = await resumeAgent(agent, { store, runId: 'q3', event: { type: 'pipeline.continue' } });
  */
-export async function resumeAgent(
-  agent: Agent,
+export async function resumeAgent<C>(
+  agent: Agent<C>,
   options: ResumeAgentOptions,
-): Promise<AgentOutcome> {
+): Promise<AgentOutcome<C>> {
   const { store, runId } = checkRunOptions(options, true);
   const stored = await store.load(runId);
   if (!stored)
@@ -110,8 +110,8 @@ export async function resumeAgent(
   return drive(agent, { request: record.context.input, runId, resume }, options);
 }
 
-async function drive(
-  agent: Agent,
+async function drive<C>(
+  agent: Agent<C>,
   input: AgentMachineInput,
   options: AgentRunOptions & { runId?: string | undefined },
 ) {
@@ -126,7 +126,7 @@ async function drive(
   const outcome = await toPromise(actor.start());
   const [thrown] = binding.thrown;
   if (outcome.status === 'failed' && thrown !== undefined) throw thrown;
-  return outcome;
+  return outcome as AgentOutcome<C>;
 }
 
 function parseRecord(
