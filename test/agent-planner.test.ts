@@ -1,4 +1,4 @@
-import type { PipelineEmitted } from 'loopchart';
+import { type PipelineEmitted, transientFailure } from 'loopchart';
 import {
   checkPlan,
   createAgent,
@@ -253,6 +253,24 @@ describe('a planner that never repairs', () => {
     expect(outcome.message).toBe(
       "the planner's fallback plan was rejected: dependsOn has a cycle: acme → rank → table → acme",
     );
+  });
+
+  it('a transient planner failure is retried once on the same input (planning is idempotent)', async () => {
+    const plan = counted((n: number) => {
+      if (n === 1) throw transientFailure('429', { effect: 'unknown', retryAfterMs: 5 });
+      return goodPlan;
+    });
+    const outcome = await runAgent(
+      createAgent({ task, planner: { plan }, registry }),
+      'Compare Acme and Globex',
+    );
+    expect(plan.calls).toBe(2);
+    expect(outcome.planning?.outcome).toMatchObject({
+      status: 'proceed',
+      attempts: 2,
+      iterations: 0,
+    });
+    expect(outcome.status).toBe('completed');
   });
 
   it('a planner that throws ends as its loop classifies it (permanent by default)', async () => {

@@ -1,4 +1,4 @@
-import { isLoopConfigError } from 'loopchart';
+import { isLoopConfigError, transientFailure } from 'loopchart';
 import { type AgentConfig, createAgent, runAgent } from 'loopchart/agent';
 import { describe, expect, it } from 'vitest';
 import { correctable, counted, valid } from './support/scriptedSteps.js';
@@ -57,6 +57,18 @@ describe('single-shot: one attempt, one validation, the honest outcome', () => {
       ['routing', 'heuristic'],
       ['loop', 'proceed'],
     ]);
+  });
+
+  it('a transient failure is not retried: the one attempt is the ceiling', async () => {
+    const attempt = counted(() => {
+      throw transientFailure('503', { effect: 'none', retryAfterMs: 5 });
+    });
+    const outcome = await runAgent(
+      createAgent({ task: { attempt, validate: () => valid } }),
+      'What is it?',
+    );
+    expect(outcome).toMatchObject({ shape: 'single-shot', status: 'ceiling_stop' });
+    expect(attempt.calls).toBe(1);
   });
 
   it('an aborted run ends aborted in the chosen shape', async () => {
