@@ -1,6 +1,6 @@
-import { isLoopConfigError, transientFailure } from 'loopchart';
+import { isLoopConfigError, type RunResult, transientFailure } from 'loopchart';
 import { type AgentConfig, createAgent, runAgent } from 'loopchart/agent';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { correctable, counted, valid } from './support/scriptedSteps.js';
 
 /** A task whose first candidate is rejected (correctable) and whose refined one passes. */
@@ -84,6 +84,19 @@ describe('single-shot: one attempt, one validation, the honest outcome', () => {
     setTimeout(() => controller.abort('the user left'), 20);
     const outcome = await run;
     expect(outcome).toMatchObject({ shape: 'loop', status: 'aborted', ok: false });
+  });
+});
+
+describe('types', () => {
+  it("an outcome's result carries the task's candidate type", async () => {
+    const agent = createAgent({ task: { attempt: () => 42, validate: () => valid } });
+    const outcome = await runAgent(agent, 'How many?');
+    expectTypeOf(outcome.result).toEqualTypeOf<RunResult<number> | undefined>();
+    expect(outcome.result?.status === 'proceed' && outcome.result.candidate).toBe(42);
+    // @ts-expect-error the request is text
+    await expect(runAgent(agent, { question: 'How many?' })).rejects.toThrow(
+      'request: must be a string',
+    );
   });
 });
 
