@@ -141,7 +141,7 @@ describe('resumeAgent refuses records it cannot continue', () => {
       { store, runId: 'plain' },
     );
     expect(await codeOf(resumeAgent(agent, { store, runId: 'plain' }))).toBe(
-      "corrupt: loopchart: run 'plain' holds no plan of an agent (was it a planned pipeline?)",
+      "corrupt: loopchart: run 'plain' holds no plan of an agent (a single-shot or loop run continues with resumeLoop(agent.config.task, …))",
     );
 
     const other = createAgent({
@@ -154,5 +154,25 @@ describe('resumeAgent refuses records it cannot continue', () => {
     expect(await codeOf(resumeAgent(agent, { store, runId: 'scraped' }))).toBe(
       "other_machine: loopchart: run 'scraped': its stored plan does not fit this agent (stage 'a' has the unknown kind 'scrape' (known kinds: lookup))",
     );
+  });
+});
+
+describe('a store failure', () => {
+  it('rejects runAgent with the CheckpointError, in the loop and the pipeline shapes', async () => {
+    const broken = new MemoryCheckpointStore();
+    broken.save = async () => {
+      throw new Error('disk full');
+    };
+    const agent = createAgent({
+      task: { attempt: () => 'x', validate: () => valid },
+      planner: { plan: () => '{"stages":[{"id":"a","kind":"lookup"}]}' },
+      registry: { lookup: { loop: { attempt: () => 'row', validate: () => valid } } },
+    });
+    for (const request of ['Draft a memo', 'Compare A and B']) {
+      const error = await runAgent(agent, request, { store: broken, runId: 'r' }).catch(
+        (e: unknown) => e,
+      );
+      expect(isCheckpointError(error) && error.code, request).toBe('save_failed');
+    }
   });
 });

@@ -20,8 +20,8 @@ export interface AgentBinding {
   onEvent?: ((event: PipelineEmitted) => void) | undefined;
   store?: CheckpointStore | undefined;
   runId?: string | undefined;
-  /** What the steps threw, in order: `runAgent` rejects with the first (a store failure). */
-  thrown: unknown[];
+  /** Collects what the steps throw, in order: `runAgent` rejects with the first (a store failure). */
+  thrown?: unknown[];
 }
 
 /** The record field `planSource` of a planned pipeline: what resume rebuilds the plan from. */
@@ -42,7 +42,7 @@ export function agentActors(agent: ResolvedAgent, run: AgentBinding) {
     <I, O>(step: (input: I, signal: AbortSignal) => Promise<O>) =>
     ({ input, signal }: { input: I; signal: AbortSignal }) =>
       step(input, withRun(signal, run.signal)).catch((error: unknown) => {
-        run.thrown.push(error);
+        run.thrown?.push(error);
         throw error;
       });
   const loopOptions = (signal: AbortSignal) => ({

@@ -224,9 +224,6 @@ export function createAgent<C>(config: AgentConfig<C>): Agent<C> {
   const resolved = resolveAgentConfig(config);
   return {
     config: resolved,
-    machine: agentMachineOf(
-      resolved as ResolvedAgent,
-      agentActors(resolved as ResolvedAgent, { thrown: [] }),
-    ),
+    machine: agentMachineOf(resolved as ResolvedAgent, agentActors(resolved as ResolvedAgent, {})),
   };
 }

@@ -87,7 +87,7 @@ export async function resumeAgent<C>(
     throw new CheckpointError(
       'corrupt',
       runId,
-      `loopchart: run '${runId}' holds no plan of an agent (was it a planned pipeline?)`,
+      `loopchart: run '${runId}' holds no plan of an agent (a single-shot or loop run continues with resumeLoop(agent.config.task, …))`,
     );
   }
   const planning = agent.config.planning;
@@ -115,7 +115,8 @@ async function drive<C>(
   input: AgentMachineInput,
   options: AgentRunOptions & { runId?: string | undefined },
 ) {
-  const binding: AgentBinding = { ...options, thrown: [] };
+  const thrown: unknown[] = [];
+  const binding: AgentBinding = { ...options, thrown };
   const machine = agent.machine.provide({
     actors: agentActors(agent.config as ResolvedAgent, binding),
   });
@@ -124,8 +125,7 @@ async function drive<C>(
     ...(options.inspect ? { inspect: options.inspect } : {}),
   });
   const outcome = await toPromise(actor.start());
-  const [thrown] = binding.thrown;
-  if (outcome.status === 'failed' && thrown !== undefined) throw thrown;
+  if (outcome.status === 'failed' && thrown.length > 0) throw thrown[0];
   return outcome as AgentOutcome<C>;
 }
 
