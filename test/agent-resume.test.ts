@@ -8,8 +8,8 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isCheckpointError, MemoryCheckpointStore, runPipeline } from 'loopchart';
-import { createAgent, resumeAgent, runAgent } from 'loopchart/agent';
+import { isCheckpointError, MemoryCheckpointStore, resumePipeline, runPipeline } from 'loopchart';
+import { createAgent, planFromDocument, resumeAgent, runAgent } from 'loopchart/agent';
 import { SqliteCheckpointStore } from 'loopchart/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileLibrary, removeLibrary } from './support/compileLibrary.js';
@@ -174,5 +174,32 @@ describe('a store failure', () => {
       );
       expect(isCheckpointError(error) && error.code, request).toBe('save_failed');
     }
+  });
+});
+
+describe('without a store', () => {
+  it('a paused planned pipeline continues from its record with the plan it carries', async () => {
+    const lookup = { attempt: ({ input }: { input: unknown }) => input, validate: () => valid };
+    const registry = { lookup: { loop: lookup } };
+    const agent = createAgent({
+      task: { attempt: () => 'x', validate: () => valid },
+      planner: {
+        plan: () =>
+          '{"stages":[{"id":"a","kind":"lookup","checkpoint":true},{"id":"b","kind":"lookup","dependsOn":["a"]}]}',
+      },
+      registry,
+    });
+    const paused = await runAgent(agent, 'Compare A and B');
+    if (paused.pipeline?.status !== 'paused' || !paused.plan)
+      throw new Error(`expected a pause, got ${paused.status}`);
+    expect(paused.pipeline.record.planSource).toMatchObject({
+      format: 'loopchart.agent.plan',
+      plan: paused.plan,
+    });
+    const done = await resumePipeline(planFromDocument(paused.plan, registry), {
+      record: paused.pipeline.record,
+      event: { type: 'pipeline.continue' },
+    });
+    expect(done.status === 'completed' && done.ok).toBe(true);
   });
 });
