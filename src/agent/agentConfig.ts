@@ -4,6 +4,7 @@ import { isLoopConfigError, LoopConfigError } from '../LoopConfigError.js';
 import type { PipelinePlan } from '../pipeline/pipelinePlan.js';
 import { configErrorFrom } from '../zodIssues.js';
 import { defaultCheckPrompt, type ModelCheckOptions } from './modelCheck.js';
+import { nameSchema } from './nameSchema.js';
 import { type PlannerOptions, plannerLoop } from './plannerLoop.js';
 import type { ResolvedRouter } from './routeShape.js';
 import { DEFAULT_SHAPE_RULES, type ShapeRule } from './shapeRules.js';
@@ -51,9 +52,6 @@ export interface ResolvedAgent<C = unknown> {
     | undefined;
 }
 
-const NAME = /^[A-Za-z][\w-]{0,63}$/;
-const nameError = 'must be a letter followed by up to 63 letters, digits, _ or -';
-const name = z.string({ error: nameError }).regex(NAME, { error: nameError });
 const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', {
   error: 'must be a function',
 });
@@ -67,7 +65,7 @@ const int = (min: number, max: number) => {
 const shape = z.enum(SHAPES, { error: `must be one of ${SHAPES.join(', ')}` });
 
 const agentSchema = z.strictObject({
-  id: name.optional(),
+  id: nameSchema.optional(),
   task: object('a loop config ({ attempt, validate, … })'),
   singleShot: z.strictObject({ fallback: flag.optional() }).optional(),
   router: z
@@ -109,7 +107,7 @@ const agentSchema = z.strictObject({
     .optional(),
   registry: z
     .record(
-      name,
+      nameSchema,
       z.strictObject({
         description: z.string().optional(),
         loop: object('a loop config'),
@@ -120,7 +118,7 @@ const agentSchema = z.strictObject({
       error: 'must name at least one stage kind',
     })
     .optional(),
-  pipeline: z.strictObject({ id: name.optional(), crossCheck: fn.optional() }).optional(),
+  pipeline: z.strictObject({ id: nameSchema.optional(), crossCheck: fn.optional() }).optional(),
 });
 
 /**

@@ -1,4 +1,5 @@
 import { assign, setup } from 'xstate';
+import { when } from '../machines/loopShape.js';
 import type { RunResult } from '../persistence/PausedRun.js';
 import type { PipelineRunResult } from '../pipeline/drivePipeline.js';
 import { agentActors } from './agentActors.js';
@@ -20,8 +21,6 @@ const errorOf = (event: { type: string }) => {
   const error: unknown = (event as { error?: unknown }).error;
   return error instanceof Error ? error.message : String(error);
 };
-const when = <T extends unknown[]>(condition: boolean, ...items: T): T | [] =>
-  condition ? items : [];
 
 /** The agent machine of a resolved config, with the given step actors. */
 export function agentMachineOf(agent: ResolvedAgent, actors: ReturnType<typeof agentActors>) {

@@ -3,14 +3,12 @@ import { isLoopConfigError } from '../LoopConfigError.js';
 import type { PipelinePlan, PipelineStage } from '../pipeline/pipelinePlan.js';
 import { resolvePlan } from '../pipeline/resolvePlan.js';
 import { extractJson } from '../schemaValidator/extractJson.js';
+import { nameSchema } from './nameSchema.js';
 import type { StageRegistry } from './stageRegistry.js';
-
-const NAME = /^[A-Za-z][\w-]{0,63}$/;
-const nameError = 'must be a letter followed by up to 63 letters, digits, _ or -';
 
 const plannedStageSchema = z
   .object({
-    id: z.string({ error: nameError }).regex(NAME, { error: nameError }),
+    id: nameSchema,
     kind: z.string({ error: 'must be the name of a stage kind' }),
     dependsOn: z
       .array(z.string({ error: 'must be a stage id' }), { error: 'must be an array of stage ids' })
