@@ -32,6 +32,8 @@ export interface Drive {
   signal?: AbortSignal | undefined;
   inspect?: ActorOptions<AnyActorLogic>['inspect'];
   onEvent?: ((event: PipelineEmitted) => void) | undefined;
+  /** JSON stored with every record (`PipelineRecord.planSource`). */
+  planSource?: unknown;
   /** Save a record after every change; `seq` is the stored one this run continues from. */
   store?: { store: CheckpointStore; runId: string; seq: number; saved?: string } | undefined;
 }
@@ -79,7 +81,7 @@ export function drivePipeline(drive: Drive): Promise<PipelineRunResult> {
         : paused
           ? 'paused'
           : 'running';
-      const record = toRecord(status, stateOf(snapshot.value), snapshot.context);
+      const record = toRecord(status, stateOf(snapshot.value), snapshot.context, drive.planSource);
       if (store) {
         const row = toStoreRecord(plan, runId, seq + 1, record);
         if (row.data !== lastSaved) {

@@ -19,12 +19,15 @@ export interface PipelineRecord {
   /** The pipeline machine's state, e.g. `layer2.awaitingReview`. */
   state: string;
   context: PipelineContext;
+  /** JSON the plan was built from (e.g. a model's plan, by `loopchart/agent`), kept on every save. */
+  planSource?: unknown;
 }
 
 export function toRecord(
   status: PipelineRecord['status'],
   state: string,
   context: PipelineContext,
+  planSource?: unknown,
 ): PipelineRecord {
   return {
     format: PIPELINE_RECORD_FORMAT,
@@ -32,6 +35,7 @@ export function toRecord(
     status,
     state,
     context,
+    ...(planSource === undefined ? {} : { planSource }),
   };
 }
 

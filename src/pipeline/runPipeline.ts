@@ -20,6 +20,8 @@ export interface PipelineRunOptions {
   store?: CheckpointStore;
   /** Names the run in the store (default: a random UUID, returned with a pause). */
   runId?: string;
+  /** JSON to keep in the run's record (`PipelineRecord.planSource`), e.g. the plan a model wrote; resume keeps it. */
+  planSource?: unknown;
 }
 
 /**
@@ -83,6 +85,7 @@ export async function resumePipeline(
     plan: resolved,
     input: { restore: record.context },
     event,
+    planSource: options.planSource ?? record.planSource,
     store: persisted,
   });
 }
