@@ -12,7 +12,7 @@ import { loopGuards } from './loopGuards.js';
 import { ATTEMPT_GATE_ROWS, decide, RETRY_ROWS, VERDICT_ARRIVAL_ROWS } from './loopRoutes.js';
 import { shapeOf } from './loopShape.js';
 import { reachableStates } from './reachableStates.js';
-import { type StepInput, stepActors } from './stepActors.js';
+import { runStepsOf, type StepInput, type StepsOf, stepActors } from './stepActors.js';
 
 /** The machine's input: `{ input }`, the first attempt's input. */
 export interface LoopMachineInput<I = unknown> {
@@ -28,6 +28,17 @@ export interface LoopMachineInput<I = unknown> {
  */
 export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I, C>) {
   const settings = resolveConfig(config);
+  const steps = runStepsOf(config);
+  const machine = buildLoopMachine<I, C>(config.id ?? 'loop', settings, () => steps);
+  built.add(machine);
+  return machine;
+}
+
+/**
+ * The loop chart of resolved settings; its step actors find the run's functions with `stepsOf`.
+ * The chart depends on the id and the settings alone, so runs of one shape can share it.
+ */
+export function buildLoopMachine<I, C>(id: string, settings: LoopSettings, stepsOf: StepsOf) {
   const shape = shapeOf(settings);
   const final = (status: LoopStatus) => ({
     type: 'final' as const,
@@ -39,8 +50,6 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
     feedback: context.feedback,
     previous: context.ledger.previous,
     candidate: context.candidate,
-    partial: context.candidate,
-    error: context.feedback,
     iteration: context.retryCount,
     attempt: context.attempts,
     key: context.key,
@@ -58,11 +67,11 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
       input: {} as LoopMachineInput<I>,
       output: {} as LoopOutcome<C>,
     },
-    actors: stepActors(config, settings),
+    actors: stepActors(settings, stepsOf),
     guards: loopGuards,
     actions: loopActions,
   }).createMachine({
-    id: config.id ?? 'loop',
+    id,
     context: ({ input }) => initialContext(settings, input?.input),
     initial: 'attempting',
     on: { 'loop.abort': { target: '.aborted', actions: 'recordAbort' } },
@@ -165,15 +174,14 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
     ),
     output: ({ event }) => event.output as LoopOutcome<C>,
   });
-  built.set(machine, settings);
   return machine;
 }
 
-const built = new WeakMap<object, LoopSettings>();
+const built = new WeakSet<object>();
 
-/** The settings a machine was built with by `createLoopMachine` (not for `.provide()` copies). */
-export function settingsOfLoop(machine: object): LoopSettings | undefined {
-  return built.get(machine);
+/** True for a machine `createLoopMachine` built (not a `.provide()` copy of one). */
+export function isBuiltLoopMachine(machine: object): boolean {
+  return built.has(machine);
 }
 
 /** The machine `createLoopMachine` returns. */
