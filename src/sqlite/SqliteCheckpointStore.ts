@@ -1,13 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import {
-  type CheckpointRecord,
-  type CheckpointStore,
-  checkpointConflict,
-  type ListOptions,
-  type RunSummary,
-} from '../index.js';
+import { checkpointConflict } from '../persistence/CheckpointError.js';
+import type {
+  CheckpointRecord,
+  CheckpointStore,
+  ListOptions,
+  RunSummary,
+} from '../persistence/CheckpointStore.js';
 import { type RunRow, toRunSummary } from '../persistence/runRow.js';
 
 /** Options of `SqliteCheckpointStore`. */

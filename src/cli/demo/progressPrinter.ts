@@ -1,6 +1,7 @@
 import type { InspectionEvent } from 'xstate';
-import type { TraceEntry, Verdict } from '../../index.js';
 import { type LoopView, loopView } from '../../machines/loopView.js';
+import type { TraceEntry } from '../../trace.js';
+import type { Verdict } from '../../validation.js';
 import type { CliOutput } from '../cliOutput.js';
 import { formatMs, oneLine } from '../format.js';
 

@@ -1,0 +1,176 @@
+import { readFileSync } from 'node:fs';
+import * as main from 'loopchart';
+import type {
+  CycleCheckOptions,
+  GraphEdge,
+  GraphEdgeKind,
+  GraphNode,
+  GraphNodeType,
+  MachineGraph,
+  MachineJson,
+  MachineJsonEdge,
+  MermaidOptions,
+  UnboundedCycle,
+} from 'loopchart/analysis';
+import * as analysis from 'loopchart/analysis';
+import type {
+  Checkpoint,
+  CheckpointErrorCode,
+  ListOptions,
+  LoopContext,
+  LoopPhase,
+  PersistedSnapshot,
+  RunStatus,
+  RunSummary,
+  StepInput,
+} from 'loopchart/persistence';
+import * as persistence from 'loopchart/persistence';
+import type {
+  CrossCheckContext,
+  LayerCheck,
+  PipelineContext,
+  PipelineEmitted,
+  PipelineEvent,
+  PipelineMachine,
+  PipelineMachineInput,
+  PipelineOutcome,
+  PipelinePause,
+  PipelinePaused,
+  PipelinePlan,
+  PipelineRecord,
+  PipelineRunOptions,
+  PipelineRunResult,
+  PipelineStage,
+  ResumePipelineOptions,
+  StageInputContext,
+  StageReport,
+  StageStatus,
+} from 'loopchart/pipeline';
+import * as pipeline from 'loopchart/pipeline';
+import { describe, expect, it } from 'vitest';
+
+// The value names the main entry exported before it was split, each with the entry it lives on now.
+const MOVED: Record<string, Record<string, unknown>> = {
+  CHECKPOINT_ERROR_CODES: persistence,
+  CHECKPOINT_FORMAT: persistence,
+  RUN_STATUSES: persistence,
+  UnboundedLoopError: analysis,
+  WAITS_FOR_HUMAN: analysis,
+  assertBoundedLoops: analysis,
+  budgetGuard: analysis,
+  checkpointConflict: persistence,
+  createPipelineMachine: pipeline,
+  decodeCheckpoint: persistence,
+  describeCycle: analysis,
+  findUnboundedCycles: analysis,
+  isBudgetGuard: analysis,
+  isUnboundedLoopError: analysis,
+  machineFingerprint: persistence,
+  machineGraph: analysis,
+  resumePipeline: pipeline,
+  runPipeline: pipeline,
+  toMachineJson: analysis,
+  toMermaid: analysis,
+};
+const KEPT = [
+  'CheckpointError',
+  'DECISIONS',
+  'FAILURE_KINDS',
+  'LOOP_STATUSES',
+  'LoopConfigError',
+  'LoopStepFailure',
+  'MemoryCheckpointStore',
+  'OK_STATUSES',
+  'QUEUE_STATES',
+  'clarificationRequest',
+  'classifyFailure',
+  'createLoopMachine',
+  'createWorker',
+  'defaultClassifyFailure',
+  'emptyResult',
+  'extractJson',
+  'fingerprint',
+  'isCheckpointError',
+  'isLoopConfigError',
+  'isLoopStepFailure',
+  'isOkStatus',
+  'isPausedRun',
+  'loopMachineFor',
+  'parseVerdict',
+  'permanentFailure',
+  'policyRejection',
+  'reproducibilityKey',
+  'resolveConfig',
+  'resumeLoop',
+  'routeAfterValidation',
+  'runLoop',
+  'runLoopMachine',
+  'schemaValidator',
+  'transientFailure',
+  'uncertainSideEffect',
+  'withCost',
+];
+
+// Type names moved to subpaths are imported above, so a missing one fails the typecheck.
+export type MovedTypes = [
+  Checkpoint,
+  CheckpointErrorCode,
+  CrossCheckContext,
+  CycleCheckOptions,
+  GraphEdge,
+  GraphEdgeKind,
+  GraphNode,
+  GraphNodeType,
+  LayerCheck,
+  ListOptions,
+  LoopContext,
+  LoopPhase,
+  MachineGraph,
+  MachineJson,
+  MachineJsonEdge,
+  MermaidOptions,
+  PersistedSnapshot,
+  PipelineContext,
+  PipelineEmitted,
+  PipelineEvent,
+  PipelineMachine,
+  PipelineMachineInput,
+  PipelineOutcome,
+  PipelinePause,
+  PipelinePaused,
+  PipelinePlan,
+  PipelineRecord,
+  PipelineRunOptions,
+  PipelineRunResult,
+  PipelineStage,
+  ResumePipelineOptions,
+  RunStatus,
+  RunSummary,
+  StageInputContext,
+  StageReport,
+  StageStatus,
+  StepInput,
+  UnboundedCycle,
+];
+
+describe('the entries', () => {
+  it('keeps the main entry to what a loop user needs: at most 45 values', () => {
+    expect(Object.keys(main).length).toBeLessThanOrEqual(45);
+  });
+
+  it.each(Object.entries(MOVED))('%s is importable from its subpath entry', (name, entry) => {
+    expect(entry[name]).toBeDefined();
+  });
+
+  it('keeps every other value the main entry had', () => {
+    const exported = main as Record<string, unknown>;
+    expect(KEPT.filter((name) => exported[name] === undefined)).toEqual([]);
+  });
+
+  it('lists each subpath entry in package.json', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    for (const entry of ['./analysis', './persistence', './pipeline']) {
+      expect(pkg.exports[entry], entry).toBeDefined();
+    }
+  });
+});
