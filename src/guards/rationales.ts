@@ -4,7 +4,7 @@ import type { Because } from './decisionTable.js';
 import type { RouteFacts } from './routeFacts.js';
 
 /** What a rationale sentence may quote besides the facts the guards read. */
-export interface RationaleFacts extends RouteFacts {
+export interface RationaleExtras {
   stallOn: 'candidate-and-verdict' | 'verdict' | undefined;
   stallFingerprint: string | undefined;
   /** The wait before a transient retry. */
@@ -20,16 +20,29 @@ export type RationaleKey = Because | Exclude<TraceDecision, Because | 'terminate
 const quote = (text: string | undefined) => describeValue(text ?? '', 160);
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-function failed({ failure }: RationaleFacts): string {
+/** The extras of a sentence that quotes none (the pure router's). */
+export const NO_EXTRAS: RationaleExtras = {
+  stallOn: undefined,
+  stallFingerprint: undefined,
+  retryDelayMs: 0,
+  emptyReason: undefined,
+  abortReason: undefined,
+  question: undefined,
+};
+
+function failed({ failure }: RouteFacts): string {
   return failure ? `${failure.step} ${failureVerb(failure.kind)}: ${quote(failure.message)}` : '';
 }
 
-function verdictMessage({ verdict }: RationaleFacts): string | undefined {
+function verdictMessage({ verdict }: RouteFacts): string | undefined {
   return verdict && 'error' in verdict ? verdict.error?.message : undefined;
 }
 
 /** One human sentence per row of the decision table and the failure routes, and per pause or stop. */
-export const RATIONALES: Record<RationaleKey, (facts: RationaleFacts) => string> = {
+export const RATIONALES: Record<
+  RationaleKey,
+  (facts: RouteFacts, extras: RationaleExtras) => string
+> = {
   malformed: ({ verdict }) =>
     `The validator's output was malformed (${verdict && 'malformed' in verdict ? verdict.malformed : ''}), not a validation result, so the loop stops with the partial result.`,
   proceed: ({ retryCount }) =>
@@ -40,8 +53,8 @@ export const RATIONALES: Record<RationaleKey, (facts: RationaleFacts) => string>
     `The error is fundamental (${quote(verdictMessage(f))}): refining cannot fix it, so the loop stops with the partial result.`,
   noDiagnostic: () =>
     'The validator rejected the candidate with no diagnostic; a loop cannot safely refine what it cannot diagnose.',
-  stalled: (f) =>
-    `The same ${f.stallOn === 'verdict' ? 'verdict' : 'candidate and verdict'} came back ${f.stallRepeats} times in a row (fingerprint ${f.stallFingerprint}); more retries would repeat it.`,
+  stalled: (f, x) =>
+    `The same ${x.stallOn === 'verdict' ? 'verdict' : 'candidate and verdict'} came back ${f.stallRepeats} times in a row (fingerprint ${x.stallFingerprint}); more retries would repeat it.`,
   refine: (f) =>
     `The error is correctable (${quote(verdictMessage(f))}) and ${f.maxRetries - f.retryCount} of ${f.maxRetries} retries are left, so the loop refines.`,
   fallback: (f) =>
@@ -62,13 +75,13 @@ export const RATIONALES: Record<RationaleKey, (facts: RationaleFacts) => string>
       : `${failed(f)}, again after its one retry on the same input; the cause is unresolved.`,
   unknown_outcome: (f) =>
     `${failed(f)}. The step may have acted and is not idempotent, so it was not run again: its outcome is unknown.`,
-  retry: (f) =>
-    `${failed(f)}. Nothing was done, so it runs once more on the same input after ${f.retryDelayMs} ms.`,
-  empty: (f) => `The attempt honestly found nothing: ${quote(f.emptyReason)}.`,
-  aborted: (f) => `The run was aborted: ${quote(f.abortReason)}.`,
+  retry: (f, x) =>
+    `${failed(f)}. Nothing was done, so it runs once more on the same input after ${x.retryDelayMs} ms.`,
+  empty: (_, x) => `The attempt honestly found nothing: ${quote(x.emptyReason)}.`,
+  aborted: (_, x) => `The run was aborted: ${quote(x.abortReason)}.`,
   review: () => 'The loop waits for a person to review the candidate.',
-  clarify: (f) =>
-    `The attempt asked a question and the loop waits for the answer: ${quote(f.question ?? '')}.`,
+  clarify: (_, x) =>
+    `The attempt asked a question and the loop waits for the answer: ${quote(x.question ?? '')}.`,
 };
 
 function failureVerb(kind: string): string {

@@ -3,7 +3,8 @@ import type { Decision } from '../statuses.js';
 import { type ValidationError, type Verdict, validationErrorSchema } from '../validation.js';
 import { configErrorFrom } from '../zodIssues.js';
 import { holdsRow, type RouteRow, type Shape, VERDICT_ROWS } from './decisionTable.js';
-import { RATIONALES, type RationaleFacts } from './rationales.js';
+import { NO_EXTRAS, RATIONALES } from './rationales.js';
+import type { RouteFacts } from './routeFacts.js';
 import { ROUTE_GUARDS } from './routeGuards.js';
 
 const count = (max?: number) => {
@@ -57,7 +58,7 @@ export function routeAfterValidation(args: RouteArgs): Route {
   return {
     decision,
     retryCount: decision === 'refine' ? retryCount + 1 : retryCount,
-    rationale: RATIONALES[row.because](facts),
+    rationale: RATIONALES[row.because](facts, NO_EXTRAS),
   };
 }
 
@@ -81,7 +82,7 @@ const DECISION_OF = {
   fallingBack: 'fallback',
 } as const satisfies Record<string, Decision>;
 
-function routerFacts(verdict: Verdict, retryCount: number, maxRetries: number): RationaleFacts {
+function routerFacts(verdict: Verdict, retryCount: number, maxRetries: number): RouteFacts {
   return {
     verdict,
     retryCount,
@@ -96,11 +97,5 @@ function routerFacts(verdict: Verdict, retryCount: number, maxRetries: number): 
     failedIdempotent: false,
     maxRetryDelayMs: 0,
     transientRetried: false,
-    stallOn: undefined,
-    stallFingerprint: undefined,
-    retryDelayMs: 0,
-    emptyReason: undefined,
-    abortReason: undefined,
-    question: undefined,
   };
 }

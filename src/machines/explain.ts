@@ -1,5 +1,6 @@
 import { type RouteRow, VERDICT_ROWS } from '../guards/decisionTable.js';
-import { RATIONALES, type RationaleFacts, type RationaleKey } from '../guards/rationales.js';
+import { RATIONALES, type RationaleExtras, type RationaleKey } from '../guards/rationales.js';
+import type { RouteFacts } from '../guards/routeFacts.js';
 import { ROUTE_GUARDS } from '../guards/routeGuards.js';
 import type { TraceDecision } from '../statuses.js';
 import type { LoopContext } from './loopContext.js';
@@ -7,12 +8,12 @@ import { routeFactsOf } from './routeFactsOf.js';
 
 /** One human sentence saying why the loop took `decision`, from what its context holds. */
 export function explain(decision: TraceDecision, context: LoopContext): string {
-  const facts = rationaleFactsOf(context);
-  return RATIONALES[rationaleKey(decision, facts)](facts);
+  const facts = routeFactsOf(context);
+  return RATIONALES[rationaleKey(decision, facts)](facts, extrasOf(context));
 }
 
 /** `terminate_with_partial` has three rows; the first whose guard holds says why. */
-function rationaleKey(decision: TraceDecision, facts: RationaleFacts): RationaleKey {
+function rationaleKey(decision: TraceDecision, facts: RouteFacts): RationaleKey {
   if (decision !== 'terminate_with_partial') return decision;
   const rows: readonly RouteRow[] = VERDICT_ROWS;
   const row = rows.find(
@@ -21,11 +22,10 @@ function rationaleKey(decision: TraceDecision, facts: RationaleFacts): Rationale
   return row?.because ?? 'noDiagnostic';
 }
 
-function rationaleFactsOf(context: LoopContext): RationaleFacts {
-  const { settings, pending } = context;
+function extrasOf(context: LoopContext): RationaleExtras {
+  const { pending } = context;
   return {
-    ...routeFactsOf(context),
-    stallOn: settings.stall?.on,
+    stallOn: context.settings.stall?.on,
     stallFingerprint: context.stall.fingerprint,
     retryDelayMs: retryDelay(context),
     emptyReason: context.ledger.empty?.reason,

@@ -3,8 +3,10 @@ import type { LoopContext } from './loopContext.js';
 
 /** The facts the routing guards read, from a loop's context. */
 export function routeFactsOf(context: LoopContext): RouteFacts {
+  // a state's branches are checked against one context in a row: build its facts once
+  if (context === last.context) return last.facts;
   const { settings, failure } = context;
-  return {
+  const facts: RouteFacts = {
     verdict: context.verdict,
     retryCount: context.retryCount,
     maxRetries: settings.maxRetries,
@@ -19,4 +21,11 @@ export function routeFactsOf(context: LoopContext): RouteFacts {
     maxRetryDelayMs: settings.maxRetryDelayMs,
     transientRetried: context.ledger.transientRetried,
   };
+  last = { context, facts };
+  return facts;
 }
+
+let last: { context: LoopContext | undefined; facts: RouteFacts } = {
+  context: undefined,
+  facts: {} as RouteFacts,
+};
