@@ -3,7 +3,7 @@ import * as main from 'loopchart';
 import * as analysis from 'loopchart/analysis';
 import * as persistence from 'loopchart/persistence';
 import * as pipeline from 'loopchart/pipeline';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 
 // The value names the main entry exported before it was split, each with the entry it lives on now.
 const MOVED: Record<string, Record<string, unknown>> = {
@@ -67,8 +67,8 @@ const KEPT = [
   'withCost',
 ];
 
-// Type names moved to subpaths are imported above, so a missing one fails the typecheck.
-export type MovedTypes = [
+// The type names moved to subpaths: a missing one fails the typecheck.
+type MovedTypes = [
   import('loopchart/persistence').Checkpoint,
   import('loopchart/persistence').CheckpointErrorCode,
   import('loopchart/pipeline').CrossCheckContext,
@@ -121,6 +121,10 @@ describe('the entries', () => {
   it('keeps every other value the main entry had', () => {
     const exported = main as Record<string, unknown>;
     expect(KEPT.filter((name) => exported[name] === undefined)).toEqual([]);
+  });
+
+  it('names every moved type on its entry', () => {
+    expectTypeOf<MovedTypes['length']>().toEqualTypeOf<38>();
   });
 
   it('lists each subpath entry in package.json', () => {
