@@ -1,8 +1,15 @@
-import { type ActorOptions, type AnyActorLogic, createActor } from 'xstate';
-import type { LoopConfig } from './config.js';
-import { abortedBeforeStart } from './machines/abortedBeforeStart.js';
+import {
+  type Actor,
+  type ActorOptions,
+  type AnyActorLogic,
+  type AnyStateMachine,
+  createActor,
+} from 'xstate';
+import { type LoopConfig, resolveConfig } from './config.js';
+import { abortedBeforeStart, machineAbortedBeforeStart } from './machines/abortedBeforeStart.js';
 import type { LoopMachine } from './machines/loopMachine.js';
-import { loopMachineFor } from './machines/loopMachineFor.js';
+import { bindSteps, sharedLoopMachine } from './machines/sharedLoopMachine.js';
+import { runStepsOf } from './machines/stepActors.js';
 import type { LoopOutcome } from './outcome.js';
 import { abortOnSignal, abortReason } from './persistence/abortOnSignal.js';
 import { driveLoop } from './persistence/driveLoop.js';
@@ -47,19 +54,28 @@ export async function runLoop<I, C>(
   input: I,
   options: RunOptions & Partial<CheckpointOptions> = {},
 ): Promise<RunResult<C>> {
-  if (options.store === undefined) return runLoopMachine(loopMachineFor(config), input, options);
+  const { inspect, signal } = options;
+  const actorOptions = { input: { input }, ...(inspect ? { inspect } : {}) };
+  if (options.store === undefined) {
+    const settings = resolveConfig(config);
+    if (signal?.aborted)
+      return abortedBeforeStart(settings, input, abortReason(signal)) as LoopOutcome<C>;
+    const actor = createActor(sharedLoopMachine<I, C>(config.id ?? 'loop', settings), actorOptions);
+    bindSteps(actor as unknown as Actor<AnyStateMachine>, runStepsOf(config));
+    return runToEnd(actor, signal);
+  }
   const { store, runId } = checkRunOptions(options, false);
-  const { machine, gate, expected } = prepareLoop(config);
-  const { inspect } = options;
+  const prepared = prepareLoop(config);
+  const { gate, expected } = prepared;
   return driveLoop<C>({
-    actor: createActor(machine, { input: { input }, ...(inspect ? { inspect } : {}) }),
+    actor: prepared.actor(actorOptions),
     gate,
     store,
     runId,
     machineId: expected.machineId,
     fingerprint: expected.fingerprint,
     seq: 0,
-    signal: options.signal,
+    signal,
   });
 }
 
@@ -70,11 +86,17 @@ export function runLoopMachine<I, C>(
   { signal, inspect }: RunOptions = {},
 ): Promise<LoopOutcome<C>> {
   const early = signal?.aborted
-    ? abortedBeforeStart(machine, input, abortReason(signal))
+    ? machineAbortedBeforeStart(machine, input, abortReason(signal))
     : undefined;
   if (early) return Promise.resolve(early as LoopOutcome<C>);
-  return new Promise((resolve, reject) => {
-    const actor = createActor(machine, { input: { input }, ...(inspect ? { inspect } : {}) });
+  return runToEnd(
+    createActor(machine, { input: { input }, ...(inspect ? { inspect } : {}) }),
+    signal,
+  );
+}
+
+function runToEnd<C>(actor: Actor<AnyStateMachine>, signal: AbortSignal | undefined) {
+  return new Promise<LoopOutcome<C>>((resolve, reject) => {
     let detach = () => {};
     actor.subscribe({
       complete: () => {

@@ -5,7 +5,7 @@
  * final state reached. getLoopPaths is for loop machines, so the events are written here.
  */
 
-import { assertBoundedLoops, type LoopOutcome, runLoop, runPipeline } from 'loopchart';
+import { type LoopOutcome, runLoop } from 'loopchart';
 import {
   type AgentMachineInput,
   type AgentOutcome,
@@ -14,6 +14,8 @@ import {
   type PlanDocument,
   routeShape,
 } from 'loopchart/agent';
+import { assertBoundedLoops } from 'loopchart/analysis';
+import { runPipeline } from 'loopchart/pipeline';
 import { transitionCoverage } from 'loopchart/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -1,4 +1,4 @@
-import { type PipelineEmitted, transientFailure } from 'loopchart';
+import { transientFailure } from 'loopchart';
 import {
   checkPlan,
   createAgent,
@@ -7,6 +7,7 @@ import {
   runAgent,
   type StageRegistry,
 } from 'loopchart/agent';
+import type { PipelineEmitted } from 'loopchart/pipeline';
 import { describe, expect, it } from 'vitest';
 import { counted, valid } from './support/scriptedSteps.js';
 

@@ -1,10 +1,5 @@
-import {
-  budgetGuard,
-  createLoopMachine,
-  isBudgetGuard,
-  machineGraph,
-  WAITS_FOR_HUMAN,
-} from 'loopchart';
+import { createLoopMachine } from 'loopchart';
+import { budgetGuard, isBudgetGuard, machineGraph, WAITS_FOR_HUMAN } from 'loopchart/analysis';
 import { describe, expect, it } from 'vitest';
 import { and, assign, createActor, fromPromise, not, or, raise, setup } from 'xstate';
 

@@ -1,12 +1,11 @@
+import { createLoopMachine, type LoopConfig } from 'loopchart';
 import {
   assertBoundedLoops,
   budgetGuard,
-  createLoopMachine,
   findUnboundedCycles,
   isUnboundedLoopError,
-  type LoopConfig,
   UnboundedLoopError,
-} from 'loopchart';
+} from 'loopchart/analysis';
 import { describe, expect, it } from 'vitest';
 import { and, assign, createMachine, fromPromise, not, setup } from 'xstate';
 

@@ -1,10 +1,6 @@
-import {
-  assertBoundedLoops,
-  createLoopMachine,
-  createPipelineMachine,
-  type LoopOutcome,
-  type PipelineOutcome,
-} from 'loopchart';
+import { createLoopMachine, type LoopOutcome } from 'loopchart';
+import { assertBoundedLoops } from 'loopchart/analysis';
+import { createPipelineMachine, type PipelineOutcome } from 'loopchart/pipeline';
 import { describe, expect, it, vi } from 'vitest';
 import { type ActorRefFrom, createActor, setup, toPromise, waitFor } from 'xstate';
 import { deferred, valid } from './support/scriptedSteps.js';

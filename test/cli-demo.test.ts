@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeCheckpoint } from 'loopchart';
+import { decodeCheckpoint } from 'loopchart/persistence';
 import { SqliteCheckpointStore } from 'loopchart/sqlite';
 import { startViewer } from 'loopchart/viewer';
 import { afterAll, describe, expect, it, vi } from 'vitest';

@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createLoopMachine, toMachineJson, toMermaid } from 'loopchart';
+import { createLoopMachine } from 'loopchart';
+import { toMachineJson, toMermaid } from 'loopchart/analysis';
 import { describe, expect, it } from 'vitest';
 import { captureIo } from '../src/cli/captureIo.js';
 import { diagramConfig } from '../src/cli/commands/diagram.js';

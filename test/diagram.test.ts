@@ -1,10 +1,5 @@
-import {
-  createLoopMachine,
-  type LoopConfig,
-  machineGraph,
-  toMachineJson,
-  toMermaid,
-} from 'loopchart';
+import { createLoopMachine, type LoopConfig } from 'loopchart';
+import { machineGraph, toMachineJson, toMermaid } from 'loopchart/analysis';
 import { describe, expect, it } from 'vitest';
 import { createMachine } from 'xstate';
 import { findBackEdges } from '../src/diagram/findBackEdges.js';

@@ -6,9 +6,9 @@ import {
   type CheckpointStore,
   isLoopConfigError,
   MemoryCheckpointStore,
-  type ScanOptions,
 } from 'loopchart';
 import { type HealthReport, loopHealth, scanRuns } from 'loopchart/health';
+import type { ScanOptions } from 'loopchart/persistence';
 import { PostgresCheckpointStore } from 'loopchart/postgres';
 import { SqliteCheckpointStore } from 'loopchart/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-import { createLoopMachine, type LoopConfig, machineGraph } from 'loopchart';
+import { createLoopMachine, type LoopConfig } from 'loopchart';
+import { machineGraph } from 'loopchart/analysis';
 import { describe, expect, it } from 'vitest';
 
 // The machine holds only what its config can reach, so 100% transition coverage is demandable.

@@ -1,11 +1,11 @@
 import {
   createLoopMachine,
-  type GraphEdge,
   LOOP_STATUSES,
   type LoopConfig,
   type LoopStatus,
   resolveConfig,
 } from 'loopchart';
+import type { GraphEdge } from 'loopchart/analysis';
 import {
   getLoopPaths,
   isLoopPathMismatchError,

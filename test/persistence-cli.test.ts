@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clarificationRequest, runLoop, runPipeline } from 'loopchart';
+import { clarificationRequest, runLoop } from 'loopchart';
+import { runPipeline } from 'loopchart/pipeline';
 import { SqliteCheckpointStore } from 'loopchart/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureIo } from '../src/cli/captureIo.js';

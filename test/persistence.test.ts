@@ -2,18 +2,17 @@ import {
   type CheckpointRecord,
   type CheckpointStore,
   createLoopMachine,
-  decodeCheckpoint,
   isCheckpointError,
   isLoopConfigError,
   type LoopConfig,
   type LoopOutcome,
   MemoryCheckpointStore,
-  machineFingerprint,
   type RunResult,
   resolveConfig,
   resumeLoop,
   runLoop,
 } from 'loopchart';
+import { decodeCheckpoint, machineFingerprint } from 'loopchart/persistence';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { correctable, counted, valid } from './support/scriptedSteps.js';
 

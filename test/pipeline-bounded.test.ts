@@ -1,9 +1,5 @@
-import {
-  assertBoundedLoops,
-  createPipelineMachine,
-  findUnboundedCycles,
-  type PipelinePlan,
-} from 'loopchart';
+import { assertBoundedLoops, findUnboundedCycles } from 'loopchart/analysis';
+import { createPipelineMachine, type PipelinePlan } from 'loopchart/pipeline';
 import { describe, expect, it } from 'vitest';
 import { type AnyStateMachine, createMachine } from 'xstate';
 import { valid } from './support/scriptedSteps.js';

@@ -6,11 +6,13 @@ import {
   type CheckpointStore,
   type LoopConfig,
   MemoryCheckpointStore,
+} from 'loopchart';
+import {
   type PipelinePlan,
   type PipelineRunResult,
   resumePipeline,
   runPipeline,
-} from 'loopchart';
+} from 'loopchart/pipeline';
 import { SqliteCheckpointStore } from 'loopchart/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { counted, deferred, valid } from './support/scriptedSteps.js';

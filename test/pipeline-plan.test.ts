@@ -1,4 +1,5 @@
-import { createPipelineMachine, isLoopConfigError, type PipelineStage } from 'loopchart';
+import { isLoopConfigError } from 'loopchart';
+import { createPipelineMachine, type PipelineStage } from 'loopchart/pipeline';
 import { describe, expect, it } from 'vitest';
 import { findCycles, planLayers } from '../src/pipeline/planLayers.js';
 import { valid } from './support/scriptedSteps.js';

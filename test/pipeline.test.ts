@@ -1,8 +1,8 @@
 import { createInspector, type StatelyInspectionEvent } from '@statelyai/inspect';
+import type { LoopConfig } from 'loopchart';
 import {
   type CrossCheckContext,
   createPipelineMachine,
-  type LoopConfig,
   type PipelineEmitted,
   type PipelinePaused,
   type PipelinePlan,
@@ -10,7 +10,7 @@ import {
   type PipelineStage,
   resumePipeline,
   runPipeline,
-} from 'loopchart';
+} from 'loopchart/pipeline';
 import { describe, expect, it } from 'vitest';
 import { type AnyActorRef, createActor, toPromise } from 'xstate';
 import { correctable, counted, deferred, fundamental, valid } from './support/scriptedSteps.js';

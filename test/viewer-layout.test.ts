@@ -1,4 +1,5 @@
-import { createLoopMachine, toMachineJson } from 'loopchart';
+import { createLoopMachine } from 'loopchart';
+import { toMachineJson } from 'loopchart/analysis';
 import { type ChartLayout, layoutChart } from 'loopchart/viewer';
 import { describe, expect, it } from 'vitest';
 import { createMachine } from 'xstate';

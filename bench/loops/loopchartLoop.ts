@@ -40,6 +40,19 @@ export const loopchartBare = implementation('loopchart, trace+stall off', (task)
   runLoop(bareConfig, task),
 );
 
+/** `runLoop` with a config built per call, as when steps close over request data. */
+export const loopchartPerCall = implementation('loopchart, config built per call', (task) =>
+  runLoop<Task, Draft>(
+    {
+      maxRetries: MAX_RETRIES,
+      attempt: ({ input }) => attempt(input),
+      validate: (candidate) => validate(candidate),
+      refine: ({ input, error }) => refine(input, error.message),
+    },
+    task,
+  ),
+);
+
 /** Top-level keys of the loop machine's context (V8 copies one of 20 or more keys slowly). */
 export function contextKeyCount(): number {
   const actor = createActor(createLoopMachine(config), {

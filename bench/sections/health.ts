@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CheckpointStore, decodeCheckpoint, type ScanOptions } from 'loopchart';
 import { loopHealth } from 'loopchart/health';
+import { type CheckpointStore, decodeCheckpoint, type ScanOptions } from 'loopchart/persistence';
 import { SqliteCheckpointStore } from 'loopchart/sqlite';
 import type { BenchContext, BenchSection } from '../harness/BenchSection.js';
 import { fixtureStore, replicateRuns } from '../loops/healthRuns.js';

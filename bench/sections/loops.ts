@@ -1,6 +1,11 @@
 import type { BenchContext, BenchSection } from '../harness/BenchSection.js';
 import { langgraphLoop } from '../loops/langgraphLoop.js';
-import { contextKeyCount, loopchart, loopchartBare } from '../loops/loopchartLoop.js';
+import {
+  contextKeyCount,
+  loopchart,
+  loopchartBare,
+  loopchartPerCall,
+} from '../loops/loopchartLoop.js';
 import { type ImplFigures, inFlightFigures, sequentialMicros } from '../loops/measure.js';
 import { plainLoop } from '../loops/plainLoop.js';
 import { targetRows } from '../loops/targets.js';
@@ -13,6 +18,7 @@ import { xstateLoop, xstateRoutedLoop } from '../loops/xstateLoop.js';
 
 const IMPLEMENTATIONS = [
   loopchart,
+  loopchartPerCall,
   loopchartBare,
   xstateLoop,
   xstateRoutedLoop,

@@ -10,14 +10,13 @@
  * Deterministic and offline: the "database" is three arrays below.
  * Run it: `npm run example -- pipeline`.
  */
+import { MemoryCheckpointStore, type ValidationResult } from 'loopchart';
 import {
-  MemoryCheckpointStore,
   type PipelineEmitted,
   type PipelinePlan,
   resumePipeline,
   runPipeline,
-  type ValidationResult,
-} from 'loopchart';
+} from 'loopchart/pipeline';
 
 interface Invoice {
   id: string;

@@ -1,5 +1,4 @@
 import { assign, setup } from 'xstate';
-import { when } from '../machines/loopShape.js';
 import type { RunResult } from '../persistence/PausedRun.js';
 import type { PipelineRunResult } from '../pipeline/drivePipeline.js';
 import { agentActors } from './agentActors.js';
@@ -15,6 +14,9 @@ import {
 import { type AgentOutcome, buildAgentOutcome } from './agentOutcome.js';
 import type { ShapeDecision } from './routeShape.js';
 import type { Shape } from './shapes.js';
+
+const when = <T extends unknown[]>(condition: boolean, ...items: T): T | [] =>
+  condition ? items : [];
 
 const outputOf = <T>(event: { type: string }) => (event as unknown as { output: T }).output;
 const errorOf = (event: { type: string }) => {

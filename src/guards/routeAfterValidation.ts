@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import type { Decision } from '../statuses.js';
-import { type ValidationError, validationErrorSchema } from '../validation.js';
+import { type ValidationError, type Verdict, validationErrorSchema } from '../validation.js';
 import { configErrorFrom } from '../zodIssues.js';
-import { hasRetriesLeft } from './budgetGuards.js';
-import { isFundamental, isValid, lacksDiagnostic } from './verdictGuards.js';
+import { holdsRow, type RouteRow, type Shape, VERDICT_ROWS } from './decisionTable.js';
+import { NO_EXTRAS, RATIONALES } from './rationales.js';
+import type { RouteFacts } from './routeFacts.js';
+import { ROUTE_GUARDS } from './routeGuards.js';
 
 const count = (max?: number) => {
   const error =
@@ -34,7 +36,8 @@ export interface Route {
 }
 
 /**
- * The decision table (SPEC §1) as a pure function. Bad arguments throw `LoopConfigError`.
+ * The decision table (SPEC §1) as a pure function: walks the rows of `VERDICT_ROWS` that hold
+ * without a ceiling, cost budget or stall detection. Bad arguments throw `LoopConfigError`.
  * @example routeAfterValidation({ isValid: false, error: { severity: 'correctable', message: 'x' }, retryCount: 0, maxRetries: 3 })
  *   // → { decision: 'refine', retryCount: 1, rationale: '…' }
  */
@@ -45,35 +48,54 @@ export function routeAfterValidation(args: RouteArgs): Route {
   const verdict = parsed.data.isValid
     ? { valid: true as const }
     : { valid: false as const, error: parsed.data.error ?? null };
-  if (isValid(verdict)) {
-    return { decision: 'proceed', retryCount, rationale: 'The validator accepted the candidate.' };
-  }
-  if (isFundamental(verdict)) {
-    return {
-      decision: 'terminate_with_partial',
-      retryCount,
-      rationale:
-        'The error is fundamental: refining cannot fix it, so the loop stops with the partial result.',
-    };
-  }
-  if (lacksDiagnostic(verdict)) {
-    return {
-      decision: 'terminate_with_partial',
-      retryCount,
-      rationale:
-        'The validator gave no diagnostic, and a loop cannot safely refine what it cannot diagnose.',
-    };
-  }
-  if (hasRetriesLeft(retryCount, maxRetries)) {
-    return {
-      decision: 'refine',
-      retryCount: retryCount + 1,
-      rationale: `The error is correctable and ${maxRetries - retryCount} of ${maxRetries} retries are left, so the loop refines.`,
-    };
-  }
+  const facts = routerFacts(verdict, retryCount, maxRetries);
+  const rows: readonly RouteRow[] = VERDICT_ROWS;
+  // the router's shape always ends in the unguarded fallback row
+  const row = rows.find(
+    (r) => holdsRow(r, ROUTER_SHAPE) && (r.guard === undefined || ROUTE_GUARDS[r.guard](facts)),
+  ) as RouteRow;
+  const decision = DECISION_OF[row.target as keyof typeof DECISION_OF];
   return {
-    decision: 'fallback',
+    decision,
+    retryCount: decision === 'refine' ? retryCount + 1 : retryCount,
+    rationale: RATIONALES[row.because](facts, NO_EXTRAS),
+  };
+}
+
+// The pure table has no ceiling, cost budget or stall detection, and always a fallback.
+const ROUTER_SHAPE: Shape = {
+  canReattempt: true,
+  canRefine: true,
+  canExhaust: true,
+  canFallBack: true,
+  canStall: false,
+  hasBudget: false,
+  hasNonIdempotentStep: false,
+  reviewsBeforeProceed: false,
+  reviewsAfterFailedValidation: false,
+};
+
+const DECISION_OF = {
+  proceed: 'proceed',
+  terminate_with_partial: 'terminate_with_partial',
+  refining: 'refine',
+  fallingBack: 'fallback',
+} as const satisfies Record<string, Decision>;
+
+function routerFacts(verdict: Verdict, retryCount: number, maxRetries: number): RouteFacts {
+  return {
+    verdict,
     retryCount,
-    rationale: `The error is correctable but all ${maxRetries} retries are spent, so the loop falls back.`,
+    maxRetries,
+    attempts: 0,
+    maxAttempts: Number.POSITIVE_INFINITY,
+    cost: 0,
+    maxCost: null,
+    stallRepeats: 0,
+    stallAfter: null,
+    failure: undefined,
+    failedIdempotent: false,
+    maxRetryDelayMs: 0,
+    transientRetried: false,
   };
 }

@@ -1,16 +1,18 @@
-import { assign, setup } from 'xstate';
+import { setup } from 'xstate';
 import { type LoopConfig, type LoopSettings, resolveConfig } from '../config.js';
 import type { StepName } from '../failures.js';
+import { FAILURE_ROWS, reachable, VERDICT_ROWS } from '../guards/decisionTable.js';
 import type { LoopOutcome } from '../outcome.js';
-import type { LoopStatus, TraceDecision } from '../statuses.js';
+import type { LoopStatus } from '../statuses.js';
 import { buildOutcome } from './buildOutcome.js';
+import { loopActions } from './loopActions.js';
 import { initialContext, type LoopContext } from './loopContext.js';
 import type { LoopEvent } from './loopEvents.js';
 import { loopGuards } from './loopGuards.js';
-import { decide, failureRoutes, verdictRoutes } from './loopRoutes.js';
-import { shapeOf, when } from './loopShape.js';
-import * as update from './loopUpdates.js';
-import { type StepInput, stepActors } from './stepActors.js';
+import { ATTEMPT_GATE_ROWS, decide, RETRY_ROWS, VERDICT_ARRIVAL_ROWS } from './loopRoutes.js';
+import { shapeOf } from './loopShape.js';
+import { reachableStates } from './reachableStates.js';
+import { runStepsOf, type StepInput, type StepsOf, stepActors } from './stepActors.js';
 
 /** The machine's input: `{ input }`, the first attempt's input. */
 export interface LoopMachineInput<I = unknown> {
@@ -26,6 +28,17 @@ export interface LoopMachineInput<I = unknown> {
  */
 export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I, C>) {
   const settings = resolveConfig(config);
+  const steps = runStepsOf(config);
+  const machine = buildLoopMachine<I, C>(config.id ?? 'loop', settings, () => steps);
+  built.add(machine);
+  return machine;
+}
+
+/**
+ * The loop chart of resolved settings; its step actors find the run's functions with `stepsOf`.
+ * The chart depends on the id and the settings alone, so runs of one shape can share it.
+ */
+export function buildLoopMachine<I, C>(id: string, settings: LoopSettings, stepsOf: StepsOf) {
   const shape = shapeOf(settings);
   const final = (status: LoopStatus) => ({
     type: 'final' as const,
@@ -37,8 +50,6 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
     feedback: context.feedback,
     previous: context.ledger.previous,
     candidate: context.candidate,
-    partial: context.candidate,
-    error: context.feedback,
     iteration: context.retryCount,
     attempt: context.attempts,
     key: context.key,
@@ -56,113 +67,45 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
       input: {} as LoopMachineInput<I>,
       output: {} as LoopOutcome<C>,
     },
-    actors: stepActors(config, settings),
+    actors: stepActors(settings, stepsOf),
     guards: loopGuards,
-    actions: {
-      enterPhase: assign(({ context }, params: { phase: LoopContext['phase'] }) =>
-        update.enterPhase(context, params.phase),
-      ),
-      startAttempt: assign(({ context }) => update.startAttempt(context)),
-      startFallback: assign(({ context }) => update.startFallback(context)),
-      acceptAttempt: assign(({ context, event }) => update.acceptAttempt(context, outputOf(event))),
-      acceptCandidate: assign(({ context, event }) =>
-        update.acceptAttempt(context, outputOf(event), 'validating'),
-      ),
-      acceptVerdict: assign(({ context, event }) => update.acceptVerdict(context, outputOf(event))),
-      acceptRefinement: assign(({ context, event }) =>
-        update.acceptRefinement(context, outputOf(event)),
-      ),
-      acceptFallback: assign(({ context, event }) =>
-        update.acceptFallback(context, outputOf(event)),
-      ),
-      recordFailure: assign(({ context, event }, params: { step: StepName }) =>
-        update.recordFailure(context, params.step, (event as { error?: unknown }).error),
-      ),
-      recordDecision: assign(({ context }, params: { decision: TraceDecision }) =>
-        update.recordDecision(context, params.decision),
-      ),
-      countRetry: assign(({ context }) => update.countRetry(context)),
-      scheduleRetry: assign(({ context }) => update.scheduleRetry(context)),
-      pauseForReview: assign(
-        ({ context }, params: { reason: 'beforeProceed' | 'afterFailedValidation' }) =>
-          update.pauseForReview(context, params.reason),
-      ),
-      pauseForClarification: assign(({ context }) => update.pauseForClarification(context)),
-      recordAnswer: assign(({ context, event }) =>
-        update.recordAnswer(
-          context,
-          event.type === 'clarification.answer' ? event.answer : undefined,
-        ),
-      ),
-      applyModification: assign(({ context, event }) =>
-        update.applyModification(context, event.type === 'review.modify' ? event : {}),
-      ),
-      applyReviewRetry: assign(({ event }) =>
-        update.applyReviewRetry(event.type === 'review.retry' ? event.feedback : undefined),
-      ),
-      recordAbort: assign(({ context, event }) =>
-        update.recordAbort(context, 'reason' in event ? event.reason : undefined),
-      ),
-    },
+    actions: loopActions,
   }).createMachine({
-    id: config.id ?? 'loop',
+    id,
     context: ({ input }) => initialContext(settings, input?.input),
     initial: 'attempting',
     on: { 'loop.abort': { target: '.aborted', actions: 'recordAbort' } },
-    states: {
-      attempting: {
-        entry: 'startAttempt',
-        invoke: {
-          id: 'attempt',
-          src: 'attempt',
-          // for the attempt, the candidate that just failed is the previous one
-          input: ({ context }) => ({ ...stepInput({ context }), previous: context.candidate }),
-          onDone: [
-            { guard: 'isEmptyResult', target: 'empty', actions: 'acceptAttempt' },
-            {
-              guard: 'isClarificationRequest',
-              target: 'awaitingClarification',
-              actions: 'acceptAttempt',
-            },
-            { target: 'validating', actions: 'acceptCandidate' },
-          ],
-          onError: onError('attempt'),
+    states: reachableStates(
+      {
+        attempting: {
+          entry: 'startAttempt',
+          invoke: {
+            id: 'attempt',
+            src: 'attempt',
+            // for the attempt, the candidate that just failed is the previous one
+            input: ({ context }) => ({ ...stepInput({ context }), previous: context.candidate }),
+            onDone: [
+              { guard: 'isEmptyResult', target: 'empty', actions: 'acceptAttempt' },
+              {
+                guard: 'isClarificationRequest',
+                target: 'awaitingClarification',
+                actions: 'acceptAttempt',
+              },
+              { target: 'validating', actions: 'acceptCandidate' },
+            ],
+            onError: onError('attempt'),
+          },
         },
-      },
-      validating: {
-        invoke: {
-          id: 'validate',
-          src: 'validate',
-          input: stepInput,
-          onDone: [
-            ...when(shape.review.beforeProceed, {
-              guard: 'reviewBeforeProceed' as const,
-              target: 'awaitingReview' as const,
-              actions: [
-                'acceptVerdict' as const,
-                { type: 'pauseForReview' as const, params: { reason: 'beforeProceed' as const } },
-              ],
-            }),
-            ...when(shape.review.afterFailedValidation, {
-              guard: 'reviewAfterFailedValidation' as const,
-              target: 'awaitingReview' as const,
-              actions: [
-                'acceptVerdict' as const,
-                {
-                  type: 'pauseForReview' as const,
-                  params: { reason: 'afterFailedValidation' as const },
-                },
-              ],
-            }),
-            { target: 'routing', actions: 'acceptVerdict' },
-          ],
-          onError: onError('validate'),
+        validating: {
+          invoke: {
+            id: 'validate',
+            src: 'validate',
+            input: stepInput,
+            onDone: reachable(VERDICT_ARRIVAL_ROWS, shape),
+            onError: onError('validate'),
+          },
         },
-      },
-      routing: {
-        always: verdictRoutes(shape),
-      },
-      ...(shape.canRefine && {
+        routing: { always: reachable(VERDICT_ROWS, shape) },
         refining: {
           invoke: {
             id: 'refine',
@@ -172,8 +115,6 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
             onError: onError('refine'),
           },
         },
-      }),
-      ...(shape.canFallBack && {
         fallingBack: {
           entry: 'startFallback',
           invoke: {
@@ -184,51 +125,22 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
             onError: onError('fallback'),
           },
         },
-      }),
-      failed: {
-        always: failureRoutes(shape),
-      },
-      waitingToRetry: {
-        entry: { type: 'enterPhase', params: { phase: 'waitingToRetry' } },
-        invoke: {
-          id: 'retryDelay',
-          src: 'retryDelay',
-          input: ({ context }) => ({ until: context.ledger.retryAt ?? 0 }),
-          onDone: [
-            ...when(shape.canReattempt, {
-              guard: 'failedInAttempt' as const,
-              target: 'attempting' as const,
-            }),
-            ...when(shape.canRefine, {
-              guard: 'failedInRefine' as const,
-              target: 'refining' as const,
-              actions: { type: 'enterPhase' as const, params: { phase: 'refining' as const } },
-            }),
-            {
-              target: 'validating',
-              actions: { type: 'enterPhase', params: { phase: 'validating' } },
-            },
-          ],
+        failed: { always: reachable(FAILURE_ROWS, shape) },
+        waitingToRetry: {
+          entry: { type: 'enterPhase', params: { phase: 'waitingToRetry' } },
+          invoke: {
+            id: 'retryDelay',
+            src: 'retryDelay',
+            input: ({ context }) => ({ until: context.ledger.retryAt ?? 0 }),
+            onDone: reachable(RETRY_ROWS, shape),
+          },
         },
-      },
-      attemptGate: {
-        always: shape.canReattempt
-          ? [
-              { guard: 'ceilingReached', target: 'ceiling_stop' },
-              ...when(shape.hasBudget, {
-                guard: 'costBudgetSpent' as const,
-                target: 'budget_stop' as const,
-              }),
-              { target: 'attempting' },
-            ]
-          : [{ target: 'ceiling_stop' }],
-      },
-      awaitingClarification: {
-        tags: ['waitsForHuman'],
-        entry: 'pauseForClarification',
-        on: { 'clarification.answer': { target: 'attemptGate', actions: 'recordAnswer' } },
-      },
-      ...(shape.hasReview && {
+        attemptGate: { always: reachable(ATTEMPT_GATE_ROWS, shape) },
+        awaitingClarification: {
+          tags: ['waitsForHuman'],
+          entry: 'pauseForClarification',
+          on: { 'clarification.answer': { target: 'attemptGate', actions: 'recordAnswer' } },
+        },
         awaitingReview: {
           tags: ['waitsForHuman'],
           on: {
@@ -244,36 +156,32 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
             'review.abort': { target: 'aborted', actions: 'recordAbort' },
           },
         },
-      }),
-      proceed: final('proceed'),
-      ...(shape.canFallBack && { fallback: final('fallback') }),
-      terminate_with_partial: final('terminate_with_partial'),
-      ...(shape.canExhaust && { iteration_exhausted: final('iteration_exhausted') }),
-      ...(shape.canStall && { stalled: final('stalled') }),
-      policy_stop: final('policy_stop'),
-      permanent_failure: final('permanent_failure'),
-      retry_exhausted: final('retry_exhausted'),
-      ...(shape.hasNonIdempotentStep && { unknown_outcome: final('unknown_outcome') }),
-      ceiling_stop: final('ceiling_stop'),
-      ...(shape.hasBudget && { budget_stop: final('budget_stop') }),
-      empty: final('empty'),
-      aborted: final('aborted'),
-    },
+        proceed: final('proceed'),
+        fallback: final('fallback'),
+        terminate_with_partial: final('terminate_with_partial'),
+        iteration_exhausted: final('iteration_exhausted'),
+        stalled: final('stalled'),
+        policy_stop: final('policy_stop'),
+        permanent_failure: final('permanent_failure'),
+        retry_exhausted: final('retry_exhausted'),
+        unknown_outcome: final('unknown_outcome'),
+        ceiling_stop: final('ceiling_stop'),
+        budget_stop: final('budget_stop'),
+        empty: final('empty'),
+        aborted: final('aborted'),
+      },
+      ['attempting', 'aborted'],
+    ),
     output: ({ event }) => event.output as LoopOutcome<C>,
   });
-  built.set(machine, settings);
   return machine;
 }
 
-const built = new WeakMap<object, LoopSettings>();
+const built = new WeakSet<object>();
 
-/** The settings a machine was built with by `createLoopMachine` (not for `.provide()` copies). */
-export function settingsOfLoop(machine: object): LoopSettings | undefined {
-  return built.get(machine);
-}
-
-function outputOf(event: { type: string }): unknown {
-  return (event as { output?: unknown }).output;
+/** True for a machine `createLoopMachine` built (not a `.provide()` copy of one). */
+export function isBuiltLoopMachine(machine: object): boolean {
+  return built.has(machine);
 }
 
 /** The machine `createLoopMachine` returns. */

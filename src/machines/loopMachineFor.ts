@@ -7,8 +7,8 @@ interface Cached {
   machine: LoopMachine<never, never>;
 }
 
-// Building a machine costs about a millisecond (XState formats every transition), so runLoop
-// reuses the machine of a config object it has seen, as long as the config was not changed since.
+// Building a machine costs about a millisecond (XState formats every transition), so this reuses
+// the machine of a config object it has seen, as long as the config was not changed since.
 const cache = new WeakMap<object, Cached>();
 
 /**

@@ -1,82 +1,48 @@
-import type { TraceDecision } from '../statuses.js';
-import { type LoopShape, when } from './loopShape.js';
+import { decide, type Row } from '../guards/decisionTable.js';
 
-/** The action that writes a decision to the trace. */
-export const decide = (decision: TraceDecision) =>
-  ({ type: 'recordDecision', params: { decision } }) as const;
+const pause = (reason: 'beforeProceed' | 'afterFailedValidation') =>
+  ['acceptVerdict', { type: 'pauseForReview', params: { reason } }] as const;
+const enter = <P extends string>(phase: P) => ({ type: 'enterPhase', params: { phase } }) as const;
 
-/**
- * The decision table of SPEC §1 as the `routing` state's eventless branches, in order, holding only
- * those the config can reach; the last one is unguarded, so the state is always left.
- */
-export function verdictRoutes(shape: LoopShape) {
-  return [
-    { guard: 'isMalformed', target: 'terminate_with_partial' },
-    { guard: 'isValid', target: 'proceed' },
-    { guard: 'isFundamental', target: 'terminate_with_partial' },
-    { guard: 'lacksDiagnostic', target: 'terminate_with_partial' },
-    ...when(shape.canStall, { guard: 'isStalled' as const, target: 'stalled' as const }),
-    ...when(
-      shape.canRefine && shape.canExhaust,
-      { guard: 'refineWouldPassCeiling' as const, target: 'ceiling_stop' as const },
-      ...when(shape.hasBudget, {
-        guard: 'refineWouldPassCostBudget' as const,
-        target: 'budget_stop' as const,
-      }),
-      {
-        guard: 'hasRetriesLeft' as const,
-        target: 'refining' as const,
-        actions: 'countRetry' as const,
-      },
-    ),
-    // when maxAttempts ≤ maxRetries the ceiling, not the retry budget, ends the refining
-    ...when(
-      shape.canRefine && !shape.canExhaust,
-      ...when(shape.hasBudget, {
-        guard: 'withinCeilingButOverBudget' as const,
-        target: 'budget_stop' as const,
-      }),
-      {
-        guard: 'withinCeiling' as const,
-        target: 'refining' as const,
-        actions: 'countRetry' as const,
-      },
-    ),
-    ...when(!shape.canExhaust, { target: 'ceiling_stop' as const }),
-    ...when(
-      shape.canFallBack,
-      ...when(shape.hasBudget, {
-        guard: 'costBudgetSpent' as const,
-        target: 'budget_stop' as const,
-      }),
-      { target: 'fallingBack' as const, actions: decide('fallback') },
-    ),
-    ...when(shape.canExhaust && !shape.canFallBack, {
-      target: 'iteration_exhausted' as const,
-    }),
-  ] as const;
-}
+/** `validating`'s done branches: a review pause where the config asks for one, else routing. */
+export const VERDICT_ARRIVAL_ROWS = [
+  {
+    guard: 'reviewBeforeProceed',
+    target: 'awaitingReview',
+    actions: pause('beforeProceed'),
+    when: { reviewsBeforeProceed: true },
+  },
+  {
+    guard: 'reviewAfterFailedValidation',
+    target: 'awaitingReview',
+    actions: pause('afterFailedValidation'),
+    when: { reviewsAfterFailedValidation: true },
+  },
+  { target: 'routing', actions: 'acceptVerdict' },
+] as const satisfies readonly Row[];
 
-/** Where a failed step goes (SPEC §2), in order; the last branch is unguarded. */
-export function failureRoutes(shape: LoopShape) {
-  return [
-    { guard: 'isPolicyFailure', target: 'policy_stop' },
-    ...when(shape.hasNonIdempotentStep, {
-      guard: 'hasUnknownEffect' as const,
-      target: 'unknown_outcome' as const,
-    }),
-    ...when(shape.canFallBack, {
-      guard: 'failedInFallback' as const,
-      target: 'iteration_exhausted' as const,
-    }),
-    { guard: 'isPermanentFailure', target: 'permanent_failure' },
-    { guard: 'retryDelayTooLong', target: 'retry_exhausted' },
-    { guard: 'retryWouldPassCeiling', target: 'ceiling_stop' },
-    ...when(shape.hasBudget, {
-      guard: 'retryWouldPassCostBudget' as const,
-      target: 'budget_stop' as const,
-    }),
-    { guard: 'transientRetryAllowed', target: 'waitingToRetry', actions: 'scheduleRetry' },
-    { target: 'retry_exhausted' },
-  ] as const;
-}
+/** After a retry wait, the step that failed runs again. */
+export const RETRY_ROWS = [
+  { guard: 'failedInAttempt', target: 'attempting', when: { canReattempt: true } },
+  {
+    guard: 'failedInRefine',
+    target: 'refining',
+    actions: enter('refining'),
+    when: { canRefine: true },
+  },
+  { target: 'validating', actions: enter('validating') },
+] as const satisfies readonly Row[];
+
+/** Before an attempt that a person asked for (an answer, a review): the ceilings first. */
+export const ATTEMPT_GATE_ROWS = [
+  { guard: 'ceilingReached', target: 'ceiling_stop', when: { canReattempt: true } },
+  {
+    guard: 'costBudgetSpent',
+    target: 'budget_stop',
+    when: { canReattempt: true, hasBudget: true },
+  },
+  { target: 'attempting', when: { canReattempt: true } },
+  { target: 'ceiling_stop', when: { canReattempt: false } },
+] as const satisfies readonly Row[];
+
+export { decide };

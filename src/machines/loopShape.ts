@@ -1,18 +1,17 @@
 import type { LoopSettings } from '../config.js';
 import type { StepName } from '../failures.js';
+import type { Shape } from '../guards/decisionTable.js';
 
 /** The parts of the chart a config can reach. */
-export type LoopShape = ReturnType<typeof shapeOf>;
-
-/** `items` if the chart holds them, else nothing: for spreading into a list of branches. */
-export const when = <T extends unknown[]>(condition: boolean, ...items: T): T | [] =>
-  condition ? items : [];
+export interface LoopShape extends Shape {
+  hasReview: boolean;
+}
 
 /**
  * Which parts of the chart a config can reach, so the machine holds nothing a run cannot take.
  * @example shapeOf(resolveConfig({ attempt, validate, maxRetries: 0 })).canRefine // false
  */
-export function shapeOf(settings: LoopSettings) {
+export function shapeOf(settings: LoopSettings): LoopShape {
   const { review, stall, maxRetries, maxAttempts } = settings;
   const canReattempt = maxAttempts > 1;
   const canRefine = maxRetries > 0 && canReattempt;
@@ -35,6 +34,7 @@ export function shapeOf(settings: LoopSettings) {
     hasBudget: settings.maxCost !== null,
     hasNonIdempotentStep: steps.some((step) => !settings.idempotent[step]),
     hasReview: review.beforeProceed || review.afterFailedValidation,
-    review,
+    reviewsBeforeProceed: review.beforeProceed,
+    reviewsAfterFailedValidation: review.afterFailedValidation,
   };
 }

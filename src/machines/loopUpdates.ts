@@ -252,10 +252,6 @@ export function recordAbort(context: LoopContext, reason: unknown): Update {
   return { ledger: note(context, { abortReason }) };
 }
 
-export function failedIn(context: LoopContext, step: StepName): boolean {
-  return context.failure?.step === step;
-}
-
 export function verdictOf(output: unknown) {
   return parseVerdict(readStepResult(output).value);
 }

@@ -1,4 +1,4 @@
-import { fromPromise } from 'xstate';
+import { type AnyActorRef, fromPromise } from 'xstate';
 import type { ClarificationAnswer, LoopConfig, LoopSettings } from '../config.js';
 import {
   classifyFailure,
@@ -19,8 +19,6 @@ export interface StepInput {
   feedback: ValidationError | undefined;
   previous: unknown;
   candidate: unknown;
-  partial: unknown;
-  error: ValidationError | undefined;
   iteration: number;
   attempt: number;
   key: string | undefined;
@@ -43,20 +41,31 @@ export function stepTimeout(step: StepName, ms: number): LoopStepFailure {
 
 type StepRunner = (ctx: Record<string, unknown>) => unknown;
 
+/** A run's step functions, as the step actors call them. */
+export interface RunSteps {
+  attempt: StepRunner;
+  validate: StepRunner;
+  refine: StepRunner;
+  fallback: StepRunner;
+  classify: FailureClassifier | undefined;
+}
+
+/** Where a step actor finds the functions of its run: fixed, or looked up by the actor system. */
+export type StepsOf = (system: AnyActorRef['system']) => RunSteps;
+
 /**
  * Wraps a user step as a promise actor: builds one frozen ctx, honours the actor's `signal` and the
  * timeout, checks reported cost, and turns every throw into a classified `FailureRecord`.
  */
-export function stepActor(
-  step: StepName,
-  run: StepRunner,
-  settings: LoopSettings,
-  classify?: FailureClassifier,
-) {
+export function stepActor(step: StepName, stepsOf: StepsOf, settings: LoopSettings) {
   const timeoutMs = step === 'attempt' ? settings.attemptTimeoutMs : settings.stepTimeoutMs;
   const idempotent = settings.idempotent[step];
-  return fromPromise<unknown, StepInput>(async ({ input, signal }) => {
+  return fromPromise<unknown, StepInput>(async ({ input, signal, system }) => {
+    let classify: FailureClassifier | undefined;
     try {
+      const steps = stepsOf(system);
+      classify = steps.classify;
+      const run = steps[step];
       if (input.resumed && !idempotent) {
         throw uncertainSideEffect(
           `${step} was in flight when the run was checkpointed; it is not idempotent, so it was not run again`,
@@ -117,8 +126,9 @@ function stepContext(input: StepInput, signal: AbortSignal): Readonly<Record<str
     feedback: input.feedback,
     previous: input.previous,
     candidate: input.candidate,
-    partial: input.partial,
-    error: input.error,
+    // the spec's names for what a refine or a fallback is given
+    partial: input.candidate,
+    error: input.feedback,
     iteration: input.iteration,
     attempt: input.attempt,
     key: input.key,
@@ -143,31 +153,26 @@ export const retryDelayActor = fromPromise<void, { until: number }>(
     }),
 );
 
-/** The four step actors of a config, by name. */
-export function stepActors<I, C>(config: LoopConfig<I, C>, settings: LoopSettings) {
-  const classify = config.classifyFailure;
+/** A config's step functions, as the step actors call them. */
+export function runStepsOf<I, C>(config: LoopConfig<I, C>): RunSteps {
   const runner = (fn: unknown) => fn as StepRunner;
-  const { validate } = config;
+  const validate = config.validate as (c: unknown, x: unknown) => unknown;
   return {
-    attempt: stepActor('attempt', runner(config.attempt), settings, classify),
-    validate: stepActor(
-      'validate',
-      (ctx) => (validate as (c: unknown, x: unknown) => unknown)(ctx.candidate, ctx),
-      settings,
-      classify,
-    ),
-    refine: stepActor(
-      'refine',
-      config.refine ? runner(config.refine) : keepInput,
-      settings,
-      classify,
-    ),
-    fallback: stepActor(
-      'fallback',
-      config.fallback ? runner(config.fallback) : noFallback,
-      settings,
-      classify,
-    ),
+    attempt: runner(config.attempt),
+    validate: (ctx) => validate(ctx.candidate, ctx),
+    refine: config.refine ? runner(config.refine) : keepInput,
+    fallback: config.fallback ? runner(config.fallback) : noFallback,
+    classify: config.classifyFailure,
+  };
+}
+
+/** The four step actors and the retry wait, by name. */
+export function stepActors(settings: LoopSettings, stepsOf: StepsOf) {
+  return {
+    attempt: stepActor('attempt', stepsOf, settings),
+    validate: stepActor('validate', stepsOf, settings),
+    refine: stepActor('refine', stepsOf, settings),
+    fallback: stepActor('fallback', stepsOf, settings),
     retryDelay: retryDelayActor,
   };
 }

@@ -1,4 +1,5 @@
-import type { LoopContext, PendingRequest } from '../machines/loopContext.js';
+import type { PendingRequest } from '../machines/loopContext.js';
+import type { LoopView } from '../machines/loopView.js';
 import type { LoopOutcome } from '../outcome.js';
 import type { TraceEntry } from '../trace.js';
 
@@ -28,18 +29,18 @@ export interface PausedRun {
 /** What a checkpointed run resolves to: its outcome, or a pause for a person. */
 export type RunResult<C = unknown> = LoopOutcome<C> | PausedRun;
 
-export function pausedRun(runId: string, seq: number, context: LoopContext): PausedRun {
+export function pausedRun(runId: string, seq: number, view: LoopView): PausedRun {
   return {
     status: 'paused',
     ok: false,
     runId,
     seq,
-    state: context.phase,
-    pending: context.pending as PendingRequest,
-    iterations: context.retryCount,
-    attempts: context.attempts,
-    cost: context.cost,
-    trace: context.trace,
+    state: view.phase,
+    pending: view.pending as PendingRequest,
+    iterations: view.iterations,
+    attempts: view.attempts,
+    cost: view.cost,
+    trace: view.trace as TraceEntry[],
   };
 }
 

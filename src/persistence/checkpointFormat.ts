@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { describeValue } from '../describeValue.js';
 import type { PendingRequest } from '../machines/loopContext.js';
+import { loopView } from '../machines/loopView.js';
 import type { TraceEntry } from '../trace.js';
 import { CheckpointError } from './CheckpointError.js';
 import { type CheckpointRecord, RUN_STATUSES, type RunStatus } from './CheckpointStore.js';
@@ -65,15 +66,12 @@ export interface CheckpointHeader {
 
 /** Turns a persisted snapshot into a store record (the trace is kept once, at the top). */
 export function encodeCheckpoint(header: CheckpointHeader, snapshot: PersistedSnapshot) {
-  const { trace = [], ...context } = snapshot.context as {
-    trace?: TraceEntry[];
-    pending?: PendingRequest;
-  };
+  const { trace = [], ...context } = snapshot.context as { trace?: TraceEntry[] };
   const output = withoutTrace(snapshot.output);
   const status: RunStatus =
     snapshot.status === 'done' ? 'done' : header.paused ? 'paused' : 'running';
   const state = stateName(snapshot.value);
-  const pending = status === 'paused' ? context.pending : undefined;
+  const pending = status === 'paused' ? loopView(snapshot)?.pending : undefined;
   const { paused: _, ...fields } = header;
   const savedAt = Date.now();
   const checkpoint = {
@@ -156,7 +154,7 @@ function checkMachine(
     );
   }
   if (checkpoint.machine === expected.fingerprint) return;
-  const changed = changedKeys(checkpoint.snapshot.context.settings, expected.settings);
+  const changed = changedKeys(loopView(checkpoint)?.settings, expected.settings);
   const what = changed.length
     ? `its settings differ (${changed.join(', ')})`
     : 'its states, transitions or guards differ';

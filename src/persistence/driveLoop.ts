@@ -1,7 +1,8 @@
 import type { Actor, AnyStateMachine, SnapshotFrom } from 'xstate';
-import type { LoopContext } from '../machines/loopContext.js';
 import type { LoopEvent } from '../machines/loopEvents.js';
+import { type LoopView, loopView } from '../machines/loopView.js';
 import type { LoopOutcome } from '../outcome.js';
+import type { TraceEntry } from '../trace.js';
 import { abortOnSignal } from './abortOnSignal.js';
 import { CheckpointError, isCheckpointError } from './CheckpointError.js';
 import type { CheckpointStore } from './CheckpointStore.js';
@@ -83,7 +84,7 @@ export function driveLoop<C>(drive: Drive): Promise<RunResult<C>> {
         if (snapshot !== latest) return; // a later snapshot's save reports
         if (snapshot.status === 'done') settle(() => resolve(snapshot.output as LoopOutcome<C>));
         else if (snapshot.hasTag('waitsForHuman'))
-          settle(() => resolve(pausedRun(runId, number, snapshot.context as LoopContext)));
+          settle(() => resolve(pausedRun(runId, number, viewOf(snapshot))));
       });
       gate.hold(saves);
     };
@@ -98,11 +99,14 @@ export function driveLoop<C>(drive: Drive): Promise<RunResult<C>> {
   });
 }
 
-function traceOf(snapshot: Snapshot) {
-  return (snapshot.context as Partial<LoopContext>).trace ?? [];
+// the runner drives loop machines only, so every snapshot it sees holds a loop
+const viewOf = (snapshot: Snapshot) => loopView(snapshot) as LoopView;
+
+function traceOf(snapshot: Snapshot): TraceEntry[] {
+  return [...(loopView(snapshot)?.trace ?? [])];
 }
 
-function saveError(runId: string, seq: number, error: unknown, trace: LoopContext['trace']) {
+function saveError(runId: string, seq: number, error: unknown, trace: TraceEntry[]) {
   if (isCheckpointError(error) && error.code === 'conflict') {
     return new CheckpointError('conflict', runId, error.message, { trace, cause: error });
   }

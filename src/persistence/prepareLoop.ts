@@ -1,10 +1,16 @@
-import type { ActorOptions, AnyActorLogic, AnyStateMachine } from 'xstate';
-import { type LoopConfig, type LoopSettings, resolveConfig } from '../config.js';
+import {
+  type Actor,
+  type ActorOptions,
+  type AnyActorLogic,
+  type AnyStateMachine,
+  createActor,
+} from 'xstate';
+import { type LoopConfig, resolveConfig } from '../config.js';
 import { LoopConfigError } from '../LoopConfigError.js';
-import { createLoopMachine } from '../machines/loopMachine.js';
+import { bindSteps, sharedFingerprint, sharedLoopMachine } from '../machines/sharedLoopMachine.js';
+import { runStepsOf } from '../machines/stepActors.js';
 import type { CheckpointStore } from './CheckpointStore.js';
 import type { ExpectedMachine } from './checkpointFormat.js';
-import { machineFingerprint } from './machineFingerprint.js';
 import { gatedConfig, StepGate } from './stepGate.js';
 
 /** Options of a run that is checkpointed to a store. */
@@ -14,32 +20,27 @@ export interface CheckpointOptions {
   runId?: string;
 }
 
-/** A loop machine whose steps wait for checkpoints, and what identifies its definition. */
+/**
+ * The shared loop chart of a config, its steps made to wait for checkpoints, and what identifies
+ * its definition. The config is resolved here, once per run; `actor` creates the run's actor.
+ */
 export function prepareLoop<I, C>(config: LoopConfig<I, C>) {
   const settings = resolveConfig(config);
+  const machineId = config.id ?? 'loop';
   const gate = new StepGate();
-  const machine = createLoopMachine(gatedConfig(config, gate));
+  const machine = sharedLoopMachine<I, C>(machineId, settings);
+  const steps = runStepsOf(gatedConfig(config, gate));
   const expected: ExpectedMachine = {
-    machineId: machine.id,
-    fingerprint: fingerprintOf(machine, settings),
+    machineId,
+    fingerprint: sharedFingerprint(machineId, settings),
     settings,
   };
-  return { machine, gate, expected };
-}
-
-// createLoopMachine builds the chart from the id and the resolved settings alone, so the walk
-// (~0.7 ms) is done once per distinct pair; test/persistence.test.ts checks that premise.
-const fingerprints = new Map<string, string>();
-
-function fingerprintOf(machine: AnyStateMachine, settings: LoopSettings): string {
-  const key = `${machine.id}\u0000${JSON.stringify(settings)}`;
-  let fingerprint = fingerprints.get(key);
-  if (fingerprint === undefined) {
-    fingerprint = machineFingerprint(machine, settings);
-    if (fingerprints.size >= 64) fingerprints.clear();
-    fingerprints.set(key, fingerprint);
-  }
-  return fingerprint;
+  const actor = (options: ActorOptions<AnyStateMachine>): Actor<AnyStateMachine> => {
+    const created = createActor(machine as AnyStateMachine, options);
+    bindSteps(created, steps);
+    return created;
+  };
+  return { machine, gate, expected, actor };
 }
 
 /** Checks the store and run id a caller passed; throws `LoopConfigError` naming the field. */

@@ -1,7 +1,7 @@
-import { createActor } from 'xstate';
 import type { LoopConfig } from '../config.js';
-import { type LoopContext, stepOfState } from '../machines/loopContext.js';
+import { stepOfState } from '../machines/loopContext.js';
 import type { LoopEvent } from '../machines/loopEvents.js';
+import { type LoopView, loopView } from '../machines/loopView.js';
 import type { LoopOutcome } from '../outcome.js';
 import { CheckpointError } from './CheckpointError.js';
 import { type Checkpoint, decodeCheckpoint, type PersistedSnapshot } from './checkpointFormat.js';
@@ -44,7 +44,8 @@ export async function resumeLoop<I, C>(
   options: ResumeOptions,
 ): Promise<RunResult<C>> {
   const { store, runId } = checkRunOptions(options, true);
-  const { machine, gate, expected } = prepareLoop(config);
+  const prepared = prepareLoop(config);
+  const { gate, expected } = prepared;
   const record = await store.load(runId);
   if (!record) {
     throw new CheckpointError('not_found', runId, `loopchart: no checkpoint for run '${runId}'`);
@@ -58,15 +59,16 @@ export async function resumeLoop<I, C>(
       `loopchart: run '${runId}' is at checkpoint #${record.seq}, not #${ifSeq} (ifSeq): it moved on since that pause, so the answer was not applied`,
     );
   }
-  const context = checkpoint.snapshot.context as unknown as LoopContext;
   if (checkpoint.status === 'done') {
     if (event) throw notWaiting(checkpoint, event, `has finished as ${checkpoint.state}`);
     return checkpoint.snapshot.output as LoopOutcome<C>;
   }
-  if (checkpoint.status === 'paused' && !event) return pausedRun(runId, record.seq, context);
+  if (checkpoint.status === 'paused' && !event) {
+    return pausedRun(runId, record.seq, loopView(checkpoint) as LoopView);
+  }
   markInFlightStep(checkpoint.snapshot);
   const restore = { snapshot: checkpoint.snapshot, inspect: options.inspect };
-  const actor = createActor(machine, restore as never);
+  const actor = prepared.actor(restore as never);
   if (event && !actor.getSnapshot().can(event)) {
     const waits =
       checkpoint.status === 'paused'

@@ -1,13 +1,13 @@
 import pg from 'pg';
-import {
-  type CheckpointRecord,
-  type CheckpointStore,
-  checkpointConflict,
-  type ListOptions,
-  type LoopEvent,
-  type RunSummary,
-  type ScanOptions,
-} from '../index.js';
+import type { LoopEvent } from '../machines/loopEvents.js';
+import { checkpointConflict } from '../persistence/CheckpointError.js';
+import type {
+  CheckpointRecord,
+  CheckpointStore,
+  ListOptions,
+  RunSummary,
+  ScanOptions,
+} from '../persistence/CheckpointStore.js';
 import { type RunRow, toRunSummary } from '../persistence/runRow.js';
 import type {
   ClaimedRun,

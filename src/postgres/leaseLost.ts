@@ -1,4 +1,5 @@
-import { CheckpointError, type CheckpointRecord } from '../index.js';
+import { CheckpointError } from '../persistence/CheckpointError.js';
+import type { CheckpointRecord } from '../persistence/CheckpointStore.js';
 import type { Lease } from '../worker/RunQueue.js';
 
 /** What `diagnose` found about a run whose fenced save wrote nothing. */

@@ -1,5 +1,7 @@
 import type pg from 'pg';
-import { CheckpointError, LoopConfigError, type LoopEvent } from '../index.js';
+import { LoopConfigError } from '../LoopConfigError.js';
+import type { LoopEvent } from '../machines/loopEvents.js';
+import { CheckpointError } from '../persistence/CheckpointError.js';
 import type { ClaimedRun, NewRun, QueueEntry, QueueState } from '../worker/RunQueue.js';
 import type { queueSql } from './queueSql.js';
 

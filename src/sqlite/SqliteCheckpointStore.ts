@@ -1,13 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import {
-  type CheckpointRecord,
-  type CheckpointStore,
-  checkpointConflict,
-  type ListOptions,
-  type RunSummary,
-  type ScanOptions,
-} from '../index.js';
+import { checkpointConflict } from '../persistence/CheckpointError.js';
+import type {
+  CheckpointRecord,
+  CheckpointStore,
+  ListOptions,
+  RunSummary,
+  ScanOptions,
+} from '../persistence/CheckpointStore.js';
 import { type RunRow, toRunSummary } from '../persistence/runRow.js';
 import { openDatabase, type SqliteDatabase } from './betterSqlite.js';
 

@@ -1,5 +1,5 @@
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
-import type { LoopContext } from '../machines/loopContext.js';
+import { type LoopView, loopView } from '../machines/loopView.js';
 import type { Verdict } from '../validation.js';
 import { type EventPolicy, offersEndings, onStallLane, SAME_DRAFT } from './stepEvents.js';
 
@@ -52,7 +52,7 @@ function detourKind(
   next: AnyMachineSnapshot,
 ): string | undefined {
   if (next.value === 'waitingToRetry') {
-    return `retry ${(next.context as LoopContext).failure?.step}`;
+    return `retry ${loopView(next)?.failure?.step}`;
   }
   if (next.value === 'awaitingClarification') return 'clarify';
   if (previous.value !== 'awaitingReview') return undefined;
@@ -62,32 +62,31 @@ function detourKind(
 }
 
 function keyOf(snapshot: AnyMachineSnapshot, detours: Detours, policy: EventPolicy): string {
-  const context = snapshot.context as LoopContext;
-  const { settings, retryCount } = context;
-  const cost =
-    settings.maxCost === null ? 0 : Math.min(1, context.cost / settings.maxCost).toFixed(2);
-  const endings = offersEndings(context, policy) || snapshot.status === 'done';
-  const counters = [retryCount, context.attempts, detours.count, endings ? detours.kinds : 0, cost];
+  const view = loopView(snapshot) as LoopView;
+  const { settings, iterations } = view;
+  const cost = settings.maxCost === null ? 0 : Math.min(1, view.cost / settings.maxCost).toFixed(2);
+  const endings = offersEndings(view, policy) || snapshot.status === 'done';
+  const counters = [iterations, view.attempts, detours.count, endings ? detours.kinds : 0, cost];
   if (snapshot.status === 'done') {
-    const failure = context.failure;
+    const failure = view.failure;
     return JSON.stringify([
       snapshot.value,
       ...counters,
-      context.ledger.fallbackRuns,
-      context.phase,
-      verdictClass(context.verdict),
+      view.fallbackRuns,
+      view.phase,
+      verdictClass(view.verdict),
       failure ? [failure.step, failure.kind, failure.effect, failure.retryAfterMs ?? 0] : 0,
     ]);
   }
   return JSON.stringify([
     snapshot.value,
     ...counters,
-    context.ledger.transientRetried,
-    snapshot.value === 'waitingToRetry' ? context.failure?.step : 0,
+    view.transientRetried,
+    snapshot.value === 'waitingToRetry' ? view.failure?.step : 0,
     policy.canStall
-      ? [context.stall.repeats, onStallLane(context, policy), context.candidate === SAME_DRAFT]
+      ? [view.stall.repeats, onStallLane(view, policy), view.candidate === SAME_DRAFT]
       : 0,
-    snapshot.value === 'awaitingReview' ? verdictClass(context.verdict) : 0,
+    snapshot.value === 'awaitingReview' ? verdictClass(view.verdict) : 0,
   ]);
 }
 

@@ -6,7 +6,8 @@ import {
   fromPromise,
 } from 'xstate';
 import type { StepName } from '../failures.js';
-import { type LoopContext, STEP_STATE } from '../machines/loopContext.js';
+import { STEP_STATE } from '../machines/loopContext.js';
+import { type LoopView, loopView } from '../machines/loopView.js';
 import type { LoopOutcome } from '../outcome.js';
 import { LOOP_STATUSES, type LoopStatus } from '../statuses.js';
 import { LoopPathMismatchError } from './LoopPathMismatchError.js';
@@ -109,8 +110,8 @@ export async function replayLoopPath<C>(plan: ReplayPlan): Promise<LoopReplay<C>
 }
 
 const show = (snapshot: Pick<AnyMachineSnapshot, 'value' | 'status' | 'context'>) => {
-  const context = snapshot.context as LoopContext | undefined;
-  return `${JSON.stringify(snapshot.value)} (${snapshot.status}, retryCount ${context?.retryCount}, attempts ${context?.attempts}, ${context?.trace.length} trace entries)`;
+  const view = loopView(snapshot);
+  return `${JSON.stringify(snapshot.value)} (${snapshot.status}, retryCount ${view?.iterations}, attempts ${view?.attempts}, ${view?.trace.length} trace entries)`;
 };
 
 /** SPEC §3's bounds and the path's own account of the run; a sentence per problem, or undefined. */
@@ -119,8 +120,8 @@ function checkRun(
   plan: ReplayPlan,
   visited: string[],
 ): string | undefined {
-  const context = snapshot.context as LoopContext;
-  const { settings } = context;
+  const view = loopView(snapshot) as LoopView;
+  const { settings } = view;
   const outcome = snapshot.output as LoopOutcome | undefined;
   const types = plan.events.map((event) => event.type);
   const count = (step: string) =>
@@ -143,24 +144,24 @@ function checkRun(
     `the run ended as ${outcome?.status}, the path in ${plan.status}`,
   );
   expect(
-    context.attempts <= settings.maxAttempts,
-    `${context.attempts} attempts passed maxAttempts ${settings.maxAttempts}`,
+    view.attempts <= settings.maxAttempts,
+    `${view.attempts} attempts passed maxAttempts ${settings.maxAttempts}`,
   );
   expect(
-    context.retryCount <= settings.maxRetries,
-    `${context.retryCount} refine cycles passed maxRetries ${settings.maxRetries}`,
+    view.iterations <= settings.maxRetries,
+    `${view.iterations} refine cycles passed maxRetries ${settings.maxRetries}`,
   );
-  expect(context.ledger.fallbackRuns <= 1, `the fallback ran ${context.ledger.fallbackRuns} times`);
+  expect(view.fallbackRuns <= 1, `the fallback ran ${view.fallbackRuns} times`);
   expect(
-    context.attempts === count('attempt') + cutShort('attempting'),
-    `${context.attempts} attempts counted, the path invokes ${count('attempt')}`,
+    view.attempts === count('attempt') + cutShort('attempting'),
+    `${view.attempts} attempts counted, the path invokes ${count('attempt')}`,
   );
   expect(
-    context.ledger.fallbackRuns === count('fallback') + cutShort('fallingBack'),
-    `${context.ledger.fallbackRuns} fallback runs counted, the path has ${count('fallback')}`,
+    view.fallbackRuns === count('fallback') + cutShort('fallingBack'),
+    `${view.fallbackRuns} fallback runs counted, the path has ${count('fallback')}`,
   );
   if (settings.trace) {
-    const steps = context.trace.filter((entry) => !entry.decision).map((entry) => entry.state);
+    const steps = view.trace.filter((entry) => !entry.decision).map((entry) => entry.state);
     const pathSteps = types.flatMap((type) => {
       const step = invokeIdOf(type)?.[2];
       return step && step in STEP_STATE ? [STEP_STATE[step as StepName]] : [];
@@ -169,7 +170,7 @@ function checkRun(
       steps.join() === pathSteps.join(),
       `the trace's steps (${steps.join(', ')}) differ from the path's (${pathSteps.join(', ')})`,
     );
-    const terminal = context.trace
+    const terminal = view.trace
       .map((entry) => entry.decision)
       .filter(
         (decision) => decision !== 'fallback' && LOOP_STATUSES.includes(decision as LoopStatus),
@@ -179,10 +180,10 @@ function checkRun(
       terminal.join() === want.join(),
       `the trace records terminal decisions [${terminal.join(', ')}]`,
     );
-    const refines = context.trace.filter((entry) => entry.decision === 'refine').length;
+    const refines = view.trace.filter((entry) => entry.decision === 'refine').length;
     expect(
-      refines === context.retryCount,
-      `the trace records ${refines} refine decisions for ${context.retryCount} refine cycles`,
+      refines === view.iterations,
+      `the trace records ${refines} refine decisions for ${view.iterations} refine cycles`,
     );
   }
   return problems.length ? problems.join('; ') : undefined;

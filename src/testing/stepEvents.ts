@@ -9,7 +9,7 @@ import {
   uncertainSideEffect,
 } from '../failures.js';
 import { fingerprint } from '../hashing.js';
-import type { LoopContext } from '../machines/loopContext.js';
+import { type LoopView, loopView } from '../machines/loopView.js';
 import { clarificationRequest, emptyResult, withCost } from '../stepResults.js';
 import { parseVerdict } from '../validation.js';
 import { STEP_ACTORS } from './takenTransitions.js';
@@ -53,8 +53,8 @@ const sameError = { valid: false, error: { severity: 'correctable', message: 'ci
 const sameFingerprints = new Map<string, string>();
 
 /** The fingerprint a validation of the same draft with the same error leaves, per stall mode. */
-function sameFingerprint(context: LoopContext): string | undefined {
-  const { stall } = context.settings;
+function sameFingerprint(view: LoopView): string | undefined {
+  const { stall } = view.settings;
   if (!stall) return undefined;
   let print = sameFingerprints.get(stall.on);
   if (print === undefined) {
@@ -66,15 +66,15 @@ function sameFingerprint(context: LoopContext): string | undefined {
 }
 
 /** Whether the last validation (if any) saw the same draft with the same error: a stall can follow. */
-export function onStallLane(context: LoopContext, policy: EventPolicy): boolean {
+export function onStallLane(view: LoopView, policy: EventPolicy): boolean {
   if (!policy.canStall) return false;
-  return context.stall.repeats === 0 || context.stall.fingerprint === sameFingerprint(context);
+  return view.stall.repeats === 0 || view.stall.fingerprint === sameFingerprint(view);
 }
 
 /** Whether this refine cycle offers every way of ending: the first two, the last, or all of them. */
-export function offersEndings(context: LoopContext, policy: EventPolicy): boolean {
-  const { retryCount, settings } = context;
-  return policy.everyCycle || retryCount <= 1 || retryCount >= settings.maxRetries;
+export function offersEndings(view: LoopView, policy: EventPolicy): boolean {
+  const { iterations, settings } = view;
+  return policy.everyCycle || iterations <= 1 || iterations >= settings.maxRetries;
 }
 
 /**
@@ -90,13 +90,13 @@ export function stepEvents(
   detours: number,
   policy: EventPolicy,
 ): ScriptedEvent[] {
-  const context = snapshot.context as LoopContext;
-  const { settings, attempts, retryCount } = context;
+  const view = loopView(snapshot) as LoopView;
+  const { settings, attempts, iterations: retryCount } = view;
   const atCeiling = attempts >= settings.maxAttempts;
-  const costSpent = settings.maxCost !== null && context.cost >= settings.maxCost;
-  const rest = settings.maxCost === null || costSpent ? null : settings.maxCost - context.cost;
-  const lane = onStallLane(context, policy);
-  const endings = offersEndings(context, policy) || atCeiling;
+  const costSpent = settings.maxCost !== null && view.cost >= settings.maxCost;
+  const rest = settings.maxCost === null || costSpent ? null : settings.maxCost - view.cost;
+  const lane = onStallLane(view, policy);
+  const endings = offersEndings(view, policy) || atCeiling;
   const free = detours < policy.detours && endings;
   const onlyQuestions = detours > policy.detours && !atCeiling && !costSpent;
   const mayRefine =
@@ -114,10 +114,9 @@ export function stepEvents(
         add(done('attempt', withCost(draft, rest), `attempt (spends the budget: ${rest})`));
       add(done('attempt', emptyResult('no record matches the request'), 'attempt: nothing found'));
     }
-    if (!onlyQuestions)
-      add(...failures('attempt', context, free || atCeiling || costSpent, endings));
+    if (!onlyQuestions) add(...failures('attempt', view, free || atCeiling || costSpent, endings));
   } else if (value === 'validating') {
-    const check = `${attempts}.${context.trace.length}`;
+    const check = `${attempts}.${view.trace.length}`;
     add(done('validate', { valid: true }, 'valid'));
     if (mayRefine)
       add(
@@ -145,13 +144,13 @@ export function stepEvents(
       add(done('validate', { valid: false }, 'no diagnostic'));
       add(done('validate', { verdict: 'looks fine to me', confidence: 0.9 }, 'malformed verdict'));
     }
-    add(...failures('validate', context, free || costSpent, endings));
+    add(...failures('validate', view, free || costSpent, endings));
   } else if (value === 'refining') {
     add(done('refine', { task: 'summarise the memo', hint: `revision ${retryCount}` }, 'refine'));
-    add(...failures('refine', context, free || costSpent, endings));
+    add(...failures('refine', view, free || costSpent, endings));
   } else if (value === 'fallingBack') {
     add(done('fallback', 'a template answer', 'fallback'));
-    add(...failures('fallback', context, true, true));
+    add(...failures('fallback', view, true, true));
   } else if (value === 'waitingToRetry') {
     add(done('retryDelay', undefined, 'retry wait'));
   } else if (value === 'awaitingClarification') {
@@ -161,7 +160,7 @@ export function stepEvents(
     add(labelled('review: abort', { type: 'review.abort', reason: 'the reviewer stopped it' }));
     if (free || lane)
       add(labelled('review: retry', { type: 'review.retry', feedback: 'shorter, please' }));
-    if (lane && context.stall.repeats < (settings.stall?.after ?? 0)) {
+    if (lane && view.stall.repeats < (settings.stall?.after ?? 0)) {
       add(
         labelled('review: resubmit the same draft', {
           type: 'review.modify',
@@ -185,7 +184,7 @@ export function stepEvents(
     }
   }
   const early = detours === 0 && retryCount === 0 && attempts <= 1;
-  const paused = context.pending !== undefined && detours <= policy.detours;
+  const paused = view.pending !== undefined && detours <= policy.detours;
   if (snapshot.status === 'active' && (early || paused)) {
     add(labelled('abort', { type: 'loop.abort', reason: 'the user cancelled' }));
   }
@@ -250,12 +249,11 @@ const tooLong = (retryAfterMs: number) => {
  */
 function failures(
   step: StepName,
-  context: LoopContext,
+  view: LoopView,
   free: boolean,
   endings: boolean,
 ): ScriptedEvent[] {
-  const { settings } = context;
-  const { transientRetried } = context.ledger;
+  const { settings, transientRetried } = view;
   const idempotent = settings.idempotent[step];
   const retries = (effect: FailureEffect) =>
     !transientRetried && step !== 'fallback' && (effect === 'none' || idempotent);

@@ -1,3 +1,4 @@
+import { glanceLoop } from '../machines/loopView.js';
 import { toJsonSafe } from './toJsonSafe.js';
 
 /** What the viewer shows of one run. Every field that came from the run is untrusted data. */
@@ -46,20 +47,19 @@ const STATUSES = new Set(['active', 'done', 'error', 'stopped']);
 
 /** The view of a run after its root actor reported `snapshot` (untrusted JSON). */
 export function applySnapshot(view: RunView, snapshot: Record<string, unknown>): RunView {
-  const context = record(snapshot.context);
-  const settings = record(context?.settings);
+  const loop = glanceLoop(snapshot);
   const status = String(snapshot.status);
-  const trace = Array.isArray(context?.trace) ? context.trace.slice(-MAX_TRACE_SHOWN) : [];
+  const trace = loop.trace.slice(-MAX_TRACE_SHOWN);
   const errorMessage = snapshot.error === undefined ? undefined : messageOf(snapshot.error);
   return {
     ...view,
     status: STATUSES.has(status) ? (status as RunView['status']) : view.status,
     value: toJsonSafe(snapshot.value),
-    retryCount: count(context?.retryCount),
-    maxRetries: count(settings?.maxRetries),
-    candidate: toJsonSafe(context?.candidate),
-    verdict: toJsonSafe(context?.verdict),
-    pending: toJsonSafe(context?.pending),
+    retryCount: loop.iterations,
+    maxRetries: loop.maxRetries,
+    candidate: toJsonSafe(loop.candidate),
+    verdict: toJsonSafe(loop.verdict),
+    pending: toJsonSafe(loop.pending),
     trace: trace.map((entry) => toJsonSafe(entry)),
     output: toJsonSafe(snapshot.output),
     errorMessage,
@@ -84,10 +84,6 @@ function record(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : undefined;
-}
-
-function count(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
 }
 
 function messageOf(error: unknown): string {

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { type AnyStateMachine, initialTransition } from 'xstate';
 import { toMachineJson } from '../diagram/toMachineJson.js';
+import { glanceLoop } from '../machines/loopView.js';
 import type { LoopOutcome } from '../outcome.js';
 import { layoutChart } from './layoutChart.js';
 import { renderPage } from './page/renderPage.js';
@@ -71,8 +72,8 @@ function lastCandidate(outcome: LoopOutcome): unknown {
 function maxRetriesOf(machine: AnyStateMachine): { maxRetries?: number } {
   try {
     const [snapshot] = initialTransition(machine, { input: undefined });
-    const max = (snapshot.context as { settings?: { maxRetries?: unknown } }).settings?.maxRetries;
-    return typeof max === 'number' ? { maxRetries: max } : {};
+    const max = glanceLoop(snapshot).maxRetries;
+    return max === undefined ? {} : { maxRetries: max };
   } catch {
     return {};
   }

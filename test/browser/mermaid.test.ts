@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { createLoopMachine, toMermaid } from 'loopchart';
+import { createLoopMachine } from 'loopchart';
+import { toMermaid } from 'loopchart/analysis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './support/browser.js';
 import { oddKeysMachine } from './support/oddKeysMachine.js';

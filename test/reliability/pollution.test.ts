@@ -1,6 +1,5 @@
 import {
   type CheckpointStore,
-  decodeCheckpoint,
   fingerprint,
   isPausedRun,
   type LoopConfig,
@@ -9,6 +8,7 @@ import {
   resumeLoop,
   runLoop,
 } from 'loopchart';
+import { decodeCheckpoint } from 'loopchart/persistence';
 import { SqliteCheckpointStore } from 'loopchart/sqlite';
 import { connectToViewer, startViewer } from 'loopchart/viewer';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

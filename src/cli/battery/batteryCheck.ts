@@ -1,10 +1,7 @@
-import {
-  createLoopMachine,
-  type LoopConfig,
-  type LoopMachine,
-  type LoopOutcome,
-  runLoopMachine,
-} from '../../index.js';
+import type { LoopConfig } from '../../config.js';
+import { createLoopMachine, type LoopMachine } from '../../machines/loopMachine.js';
+import type { LoopOutcome } from '../../outcome.js';
+import { runLoopMachine } from '../../runLoop.js';
 
 /** Builds the machine a check runs: `createLoopMachine`, or a deliberately altered one. */
 export type BuildMachine = (config: LoopConfig<unknown, unknown>) => LoopMachine<unknown, unknown>;

@@ -1,11 +1,11 @@
+import type { LoopConfig } from '../../config.js';
 import {
-  LOOP_STATUSES,
-  type LoopConfig,
   permanentFailure,
   policyRejection,
   transientFailure,
   uncertainSideEffect,
-} from '../../index.js';
+} from '../../failures.js';
+import { LOOP_STATUSES } from '../../statuses.js';
 import { type BatteryCheck, CheckFailed, expectThat, runChecked } from './batteryCheck.js';
 import { seededRandom, stepCounter, verdicts } from './scripted.js';
 

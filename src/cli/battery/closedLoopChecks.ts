@@ -1,5 +1,6 @@
 import { createActor, toPromise, waitFor } from 'xstate';
-import { clarificationRequest, type LoopOutcome } from '../../index.js';
+import type { LoopOutcome } from '../../outcome.js';
+import { clarificationRequest } from '../../stepResults.js';
 import {
   type BatteryCheck,
   type BuildMachine,

@@ -1,4 +1,5 @@
-import { routeAfterValidation, type ValidationError } from '../../index.js';
+import { routeAfterValidation } from '../../guards/routeAfterValidation.js';
+import type { ValidationError } from '../../validation.js';
 import {
   type BatteryCheck,
   type BuildMachine,

@@ -1,4 +1,4 @@
-import type { ValidationResult } from '../../index.js';
+import type { ValidationResult } from '../../validation.js';
 
 /** Verdicts by name, for scripted validators. */
 export const verdicts = {

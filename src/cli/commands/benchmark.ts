@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
-import { createLoopMachine } from '../../index.js';
 import { loopGuards } from '../../machines/loopGuards.js';
+import { createLoopMachine } from '../../machines/loopMachine.js';
 import { type BuildMachine, buildLoopMachine } from '../battery/batteryCheck.js';
 import { runBattery } from '../battery/runBattery.js';
 import { type CliOutput, cliOutput } from '../cliOutput.js';

@@ -1,11 +1,9 @@
 import { type Command, Option } from 'commander';
-import {
-  createLoopMachine,
-  isLoopConfigError,
-  type LoopConfig,
-  toMachineJson,
-  toMermaid,
-} from '../../index.js';
+import type { LoopConfig } from '../../config.js';
+import { toMachineJson } from '../../diagram/toMachineJson.js';
+import { toMermaid } from '../../diagram/toMermaid.js';
+import { isLoopConfigError } from '../../LoopConfigError.js';
+import { createLoopMachine } from '../../machines/loopMachine.js';
 import { cliOutput } from '../cliOutput.js';
 import { integerFlag, numberFlag } from '../flags/integerFlag.js';
 

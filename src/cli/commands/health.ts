@@ -7,7 +7,7 @@ import {
   loopHealth,
 } from '../../health/index.js';
 import { parseWhen } from '../../health/parseWhen.js';
-import type { CheckpointStore } from '../../index.js';
+import type { CheckpointStore } from '../../persistence/CheckpointStore.js';
 import { renderHealthPage } from '../../viewer/health/renderHealthPage.js';
 import { cliOutput } from '../cliOutput.js';
 import { DEFAULT_RUNS_DB } from './runs.js';

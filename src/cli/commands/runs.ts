@@ -1,17 +1,16 @@
 import { existsSync } from 'node:fs';
 import { type Command, Option } from 'commander';
+import type { PendingRequest } from '../../machines/loopContext.js';
+import { isCheckpointError } from '../../persistence/CheckpointError.js';
 import {
-  type Checkpoint,
   type CheckpointRecord,
   type CheckpointStore,
-  decodeCheckpoint,
-  isCheckpointError,
-  type PendingRequest,
   RUN_STATUSES,
   type RunSummary,
-  type TraceEntry,
-} from '../../index.js';
+} from '../../persistence/CheckpointStore.js';
+import { type Checkpoint, decodeCheckpoint } from '../../persistence/checkpointFormat.js';
 import { PIPELINE_RECORD_FORMAT, type PipelineRecord } from '../../pipeline/pipelineRecord.js';
+import type { TraceEntry } from '../../trace.js';
 import { type CliOutput, cliOutput } from '../cliOutput.js';
 import { integerFlag } from '../flags/integerFlag.js';
 import { formatMs, oneLine } from '../format.js';

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { LoopConfig, LoopStatus } from '../../index.js';
+import type { LoopConfig } from '../../config.js';
+import type { LoopStatus } from '../../statuses.js';
 
 /** One bundled example loop the demo runs: a config with scripted, deterministic steps. */
 export interface DemoScenario {

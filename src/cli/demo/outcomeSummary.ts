@@ -1,5 +1,5 @@
 import { describeValue } from '../../describeValue.js';
-import type { LoopOutcome } from '../../index.js';
+import type { LoopOutcome } from '../../outcome.js';
 import type { Colors } from '../cliOutput.js';
 import { plural } from '../format.js';
 

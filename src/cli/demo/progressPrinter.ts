@@ -1,5 +1,7 @@
 import type { InspectionEvent } from 'xstate';
-import type { LoopContext, TraceEntry, Verdict } from '../../index.js';
+import { type LoopView, loopView } from '../../machines/loopView.js';
+import type { TraceEntry } from '../../trace.js';
+import type { Verdict } from '../../validation.js';
 import type { CliOutput } from '../cliOutput.js';
 import { formatMs, oneLine } from '../format.js';
 
@@ -12,18 +14,18 @@ export function progressPrinter(output: CliOutput): (event: InspectionEvent) => 
   let printed = 0;
   return (event) => {
     if (event.type !== '@xstate.snapshot' || event.actorRef.sessionId !== event.rootId) return;
-    const context = (event.snapshot as { context?: LoopContext }).context;
-    if (!context || !Array.isArray(context.trace)) return;
-    for (const entry of context.trace.slice(printed)) {
-      output.out(progressLine(entry, context, output.c));
+    const view = loopView(event.snapshot);
+    if (!view) return;
+    for (const entry of view.trace.slice(printed)) {
+      output.out(progressLine(entry, view, output.c));
     }
-    printed = Math.max(printed, context.trace.length);
+    printed = Math.max(printed, view.trace.length);
   };
 }
 
 export function progressLine(
   entry: TraceEntry,
-  context: Pick<LoopContext, 'verdict' | 'settings'>,
+  view: Pick<LoopView, 'verdict' | 'settings'>,
   c: CliOutput['c'],
 ): string {
   const seq = c.dim(String(entry.seq).padStart(3, '0'));
@@ -31,22 +33,22 @@ export function progressLine(
   const attempt = `attempt ${entry.attempt}`.padEnd(10);
   const key = entry.key ? c.dim(`key ${entry.key.slice(0, 8)}`) : ''.padEnd(12);
   const time = c.dim((entry.decision ? '' : formatMs(entry.durationMs)).padStart(7));
-  return `  ${seq}  ${state} ${attempt} ${key} ${time}  ${describeEntry(entry, context, c)}`.trimEnd();
+  return `  ${seq}  ${state} ${attempt} ${key} ${time}  ${describeEntry(entry, view, c)}`.trimEnd();
 }
 
 function describeEntry(
   entry: TraceEntry,
-  context: Pick<LoopContext, 'verdict' | 'settings'>,
+  view: Pick<LoopView, 'verdict' | 'settings'>,
   c: CliOutput['c'],
 ): string {
   if (entry.decision) {
     const cap =
-      entry.decision === 'refine' ? ` (${entry.retryCount}/${context.settings.maxRetries})` : '';
+      entry.decision === 'refine' ? ` (${entry.retryCount}/${view.settings.maxRetries})` : '';
     return c.bold(c.cyan(`→ ${entry.decision}${cap}`));
   }
   if (entry.failureKind)
     return c.yellow(`${entry.failureKind} failure: ${oneLine(entry.rationale ?? '', 60)}`);
-  if (entry.state === 'validating' && context.verdict) return verdictText(context.verdict, c);
+  if (entry.state === 'validating' && view.verdict) return verdictText(view.verdict, c);
   if (entry.intermittent) return c.yellow('ok after a transient retry (intermittent)');
   return '';
 }

@@ -1,12 +1,10 @@
 import { join, relative } from 'node:path';
 import type { InspectionEvent } from 'xstate';
-import {
-  type CheckpointStore,
-  createLoopMachine,
-  isPausedRun,
-  type LoopOutcome,
-  runLoop,
-} from '../../index.js';
+import { createLoopMachine } from '../../machines/loopMachine.js';
+import type { LoopOutcome } from '../../outcome.js';
+import type { CheckpointStore } from '../../persistence/CheckpointStore.js';
+import { isPausedRun } from '../../persistence/PausedRun.js';
+import { runLoop } from '../../runLoop.js';
 import type { ViewerConnection } from '../../viewer/index.js';
 import type { CliOutput } from '../cliOutput.js';
 import { formatMs, plural } from '../format.js';

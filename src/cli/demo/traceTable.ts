@@ -1,4 +1,4 @@
-import type { TraceEntry } from '../../index.js';
+import type { TraceEntry } from '../../trace.js';
 import type { Colors } from '../cliOutput.js';
 import { formatMs, oneLine } from '../format.js';
 

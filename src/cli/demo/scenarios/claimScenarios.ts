@@ -1,4 +1,5 @@
-import type { LoopConfig, ValidationResult } from '../../../index.js';
+import type { LoopConfig } from '../../../config.js';
+import type { ValidationResult } from '../../../validation.js';
 import { type DemoScenario, defineScenario, latency } from '../DemoScenario.js';
 
 interface Submission {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { schemaValidator, transientFailure, type ValidationResult } from '../../../index.js';
+import { transientFailure } from '../../../failures.js';
+import { schemaValidator } from '../../../schemaValidator/index.js';
+import type { ValidationResult } from '../../../validation.js';
 import { type DemoScenario, defineScenario, latency } from '../DemoScenario.js';
 
 const Invoice = z.object({

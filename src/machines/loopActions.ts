@@ -1,0 +1,63 @@
+import { assign } from 'xstate';
+import type { StepName } from '../failures.js';
+import type { TraceDecision } from '../statuses.js';
+import type { LoopContext } from './loopContext.js';
+import type { LoopEvent } from './loopEvents.js';
+import * as update from './loopUpdates.js';
+
+interface Args {
+  context: LoopContext;
+  event: LoopEvent;
+}
+
+const outputOf = (event: { type: string }): unknown => (event as { output?: unknown }).output;
+
+// typed against the machine's context and events, so setup() takes them as they are
+const act = <P extends Record<string, unknown> | undefined = undefined>(
+  update: (args: Args, params: P) => Partial<LoopContext>,
+) => assign<LoopContext, LoopEvent, P, LoopEvent, never>(update);
+
+/** The loop machine's actions, by name: each an `assign` of one pure update in loopUpdates.ts. */
+export const loopActions = {
+  enterPhase: act(({ context }: Args, params: { phase: LoopContext['phase'] }) =>
+    update.enterPhase(context, params.phase),
+  ),
+  startAttempt: act(({ context }: Args) => update.startAttempt(context)),
+  startFallback: act(({ context }: Args) => update.startFallback(context)),
+  acceptAttempt: act(({ context, event }: Args) => update.acceptAttempt(context, outputOf(event))),
+  acceptCandidate: act(({ context, event }: Args) =>
+    update.acceptAttempt(context, outputOf(event), 'validating'),
+  ),
+  acceptVerdict: act(({ context, event }: Args) => update.acceptVerdict(context, outputOf(event))),
+  acceptRefinement: act(({ context, event }: Args) =>
+    update.acceptRefinement(context, outputOf(event)),
+  ),
+  acceptFallback: act(({ context, event }: Args) =>
+    update.acceptFallback(context, outputOf(event)),
+  ),
+  recordFailure: act(({ context, event }: Args, params: { step: StepName }) =>
+    update.recordFailure(context, params.step, (event as { error?: unknown }).error),
+  ),
+  recordDecision: act(({ context }: Args, params: { decision: TraceDecision }) =>
+    update.recordDecision(context, params.decision),
+  ),
+  countRetry: act(({ context }: Args) => update.countRetry(context)),
+  scheduleRetry: act(({ context }: Args) => update.scheduleRetry(context)),
+  pauseForReview: act(
+    ({ context }: Args, params: { reason: 'beforeProceed' | 'afterFailedValidation' }) =>
+      update.pauseForReview(context, params.reason),
+  ),
+  pauseForClarification: act(({ context }: Args) => update.pauseForClarification(context)),
+  recordAnswer: act(({ context, event }: Args) =>
+    update.recordAnswer(context, event.type === 'clarification.answer' ? event.answer : undefined),
+  ),
+  applyModification: act(({ context, event }: Args) =>
+    update.applyModification(context, event.type === 'review.modify' ? event : {}),
+  ),
+  applyReviewRetry: act(({ event }: Args) =>
+    update.applyReviewRetry(event.type === 'review.retry' ? event.feedback : undefined),
+  ),
+  recordAbort: act(({ context, event }: Args) =>
+    update.recordAbort(context, 'reason' in event ? event.reason : undefined),
+  ),
+};

@@ -1,0 +1,22 @@
+export type { PipelineMachine } from './createPipelineMachine.js';
+export { createPipelineMachine } from './createPipelineMachine.js';
+export type { PipelinePaused, PipelineRunResult } from './drivePipeline.js';
+export type {
+  LayerCheck,
+  PipelineContext,
+  PipelineMachineInput,
+  PipelinePause,
+  StageReport,
+  StageStatus,
+} from './pipelineContext.js';
+export type { PipelineEmitted, PipelineEvent } from './pipelineEvents.js';
+export type { PipelineOutcome } from './pipelineOutcome.js';
+export type {
+  CrossCheckContext,
+  PipelinePlan,
+  PipelineStage,
+  StageInputContext,
+} from './pipelinePlan.js';
+export type { PipelineRecord } from './pipelineRecord.js';
+export type { PipelineRunOptions, ResumePipelineOptions } from './runPipeline.js';
+export { resumePipeline, runPipeline } from './runPipeline.js';
