@@ -63,12 +63,13 @@ export interface StateNodeLike {
   tags: string[];
   parent?: StateNodeLike;
   states: Record<string, StateNodeLike>;
-  config: { initial?: unknown };
+  config: { initial?: unknown; invoke?: unknown };
   initial?: { target: readonly StateNodeLike[] };
-  invoke: ReadonlyArray<{ src: string }>;
+  invoke: ReadonlyArray<{ src: string; id?: string }>;
   transitions: Map<string, readonly TransitionLike[]>;
   always?: readonly TransitionLike[];
   entry: readonly unknown[];
+  exit?: readonly unknown[];
 }
 
 export interface TransitionLike {
