@@ -1,3 +1,5 @@
+export type { CycleReport } from './analysis/analyzeCycles.js';
+export { analyzeCycles } from './analysis/analyzeCycles.js';
 export {
   assertBoundedLoops,
   describeCycle,

@@ -87,8 +87,8 @@ function search(
       edges: chosen.map((hop) => hop.edge),
     };
     if (within.length > 0) found.within = within;
-    if (level === 1)
-      found.actors = unique(chosen.filter((hop) => hop.level === 1).flatMap((hop) => hop.actors));
+    const actors = unique(chosen.flatMap((hop) => hop.actors));
+    if (actors.length > 0) found.actors = actors;
     if (level === 2)
       found.gates = unique(chosen.filter((hop) => hop.level === 2).map((hop) => hop.edge.event));
     return found;

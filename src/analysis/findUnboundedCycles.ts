@@ -10,7 +10,7 @@ export interface UnboundedCycle {
   edges: GraphEdge[];
   /** In a child machine: how the checked machine reaches it, outermost first (`'app.sync invokes poller'`). */
   within?: string[];
-  /** Actor-driven cycles: the invoked or spawned actors whose events may drive it. */
+  /** The invoked or spawned actors whose events drive it (a ticker; an actor-driven cycle's relays). */
   actors?: string[];
   /** Gated cycles: the outside events that gate it. */
   gates?: string[];
