@@ -185,6 +185,29 @@ describe('a user event gates its cycle, whatever else its state holds', () => {
   });
 });
 
+describe('parallel regions', () => {
+  it('an event raised in one region drives the others', () => {
+    const machine = setup({}).createMachine({
+      id: 'duo',
+      type: 'parallel',
+      states: {
+        clock: {
+          initial: 'tick',
+          states: {
+            tick: { after: { 10: { target: 'tock', actions: raise({ type: 'GO' }) } } },
+            tock: { after: { 10: { target: 'tick', actions: raise({ type: 'GO' }) } } },
+          },
+        },
+        lamp: { initial: 'off', states: { off: { on: { GO: 'on' } }, on: { on: { GO: 'off' } } } },
+      },
+    });
+    expect(unbounded(machine)).toEqual([
+      'duo.clock.tick → duo.clock.tock',
+      'duo.lamp.off → duo.lamp.on',
+    ]);
+  });
+});
+
 describe('eventless loops', () => {
   const flip = (guards: Record<string, unknown>, back: object) =>
     setup({

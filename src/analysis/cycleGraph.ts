@@ -85,21 +85,35 @@ export function cycleGraph(machine: AnyStateMachine, options: CycleCheckOptions)
   let any = false;
   const spawned = new Set<string>();
   const located: Array<Set<string>> = Array.from({ length: n }, () => new Set());
-  const gather = (effects: ActionEffects, at: () => number[], exiting = false) => {
+  // A raised event reaches every region of the parallel states the raising leaf is in; it is counted
+  // there only when the raising transition is automated itself (a timer, an invoke, an always).
+  const withRegions = (at: number[]) => {
+    const out = new Set(at);
+    for (const leaf of at) {
+      for (const node of leaves.lineage(leaves.ids[leaf] ?? '')) {
+        if (node.type === 'parallel')
+          for (const id of leaves.leavesUnder(node.id)) out.add(leaves.indexOf(id) as number);
+      }
+    }
+    return out;
+  };
+  const gather = (effects: ActionEffects, at: () => number[], exiting = false, spreads = false) => {
     for (const event of effects.sendsSelf) anywhere.add(event);
     for (const src of effects.spawns) spawned.add(src);
     any ||= effects.sendsAny;
     if (effects.raises.size === 0) return;
     if (exiting) for (const event of effects.raises) anywhere.add(event);
-    else for (const leaf of at()) for (const event of effects.raises) located[leaf]?.add(event);
+    else
+      for (const leaf of spreads ? withRegions(at()) : at())
+        for (const event of effects.raises) located[leaf]?.add(event);
   };
   for (const [id, effects] of entries)
     gather(effects, () => leaves.leavesUnder(id).map(indexIn(leaves)));
   for (const effects of exits.values()) gather(effects, () => [], true);
   for (const edge of edges) {
-    gather(edgeEffects(edge), () =>
-      edge.targetless ? leaves.sourcesOf(edge) : leaves.entered(edge.target),
-    );
+    const automated = edge.kind !== 'event' || edge.event.startsWith('xstate.');
+    const landing = () => (edge.targetless ? leaves.sourcesOf(edge) : leaves.entered(edge.target));
+    gather(edgeEffects(edge), landing, false, automated);
   }
   closeOverAlways(located, edges, leaves);
 
