@@ -29,6 +29,8 @@ export function noEffects(): ActionEffects {
 }
 
 const MAX_DEPTH = 16;
+// What an empty action list does: shared, never written to (an empty list returns before writing).
+const NONE = noEffects();
 
 /**
  * Reads xstate's built-in action objects (named ones looked up in `actions`, the machine's
@@ -38,10 +40,10 @@ const MAX_DEPTH = 16;
 export function actionEffects(
   list: readonly unknown[],
   actions: Named,
-  into: ActionEffects = noEffects(),
+  into: ActionEffects = list.length === 0 ? NONE : noEffects(),
   depth = 0,
 ): ActionEffects {
-  if (depth > MAX_DEPTH) return into;
+  if (depth > MAX_DEPTH || list.length === 0) return into;
   for (const action of list) {
     const named = nameOf(action);
     const impl = named !== undefined && named in actions ? actions[named] : action;

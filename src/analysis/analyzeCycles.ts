@@ -30,29 +30,30 @@ export function analyzeCycles(
   machine: AnyStateMachine,
   options: CycleCheckOptions = {},
 ): CycleReport {
-  checkOptions(options);
-  const report: CycleReport = { unbounded: [], actorDriven: [], gated: [] };
-  analyze(machine, options, [], new Set(), report);
-  return report;
+  return collectCycles(machine, options, [0, 1, 2]);
 }
 
-function analyze(
+/** `analyzeCycles`, searching only the lists of `levels` (`[0]`: the unbounded ones). */
+export function collectCycles(
   machine: AnyStateMachine,
   options: CycleCheckOptions,
-  within: string[],
-  seen: Set<AnyStateMachine>,
-  report: CycleReport,
-): void {
-  seen.add(machine);
-  const graph = cycleGraph(machine, options);
+  levels: readonly Level[],
+): CycleReport {
+  checkOptions(options);
+  const report: CycleReport = { unbounded: [], actorDriven: [], gated: [] };
+  const lists = [report.unbounded, report.actorDriven, report.gated] as const;
   const limit = options.limit ?? 100;
-  report.unbounded.push(...search(graph, 0, limit, within));
-  report.actorDriven.push(...search(graph, 1, limit, within));
-  report.gated.push(...search(graph, 2, limit, within));
-  for (const child of graph.children) {
-    if (!seen.has(child.machine))
-      analyze(child.machine, options, [...within, child.label], seen, report);
-  }
+  const seen = new Set<AnyStateMachine>();
+  const analyze = (at: AnyStateMachine, within: string[]) => {
+    seen.add(at);
+    const graph = cycleGraph(at, options);
+    for (const level of levels) lists[level].push(...search(graph, level, limit, within));
+    for (const child of graph.children) {
+      if (!seen.has(child.machine)) analyze(child.machine, [...within, child.label]);
+    }
+  };
+  analyze(machine, []);
+  return report;
 }
 
 /** The cycles whose least-automated hop is at `level` (each hop taken the most automated way). */

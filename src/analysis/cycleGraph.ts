@@ -4,13 +4,7 @@ import { type ActorTraits, actorTraits } from './actorTraits.js';
 import { guardLiterals } from './describeGuard.js';
 import type { CycleCheckOptions } from './findUnboundedCycles.js';
 import { LeafIndex } from './LeafIndex.js';
-import {
-  forEachTransition,
-  type GraphEdge,
-  machineGraph,
-  type StateNodeLike,
-  type TransitionLike,
-} from './machineGraph.js';
+import { type GraphEdge, readMachine } from './machineGraph.js';
 
 /** How a transition is set off: 0 by the machine itself, 1 by an actor that may relay a person, 2 from outside. */
 export type Level = 0 | 1 | 2;
@@ -55,23 +49,16 @@ export function cycleGraph(machine: AnyStateMachine, options: CycleCheckOptions)
   const actions = (impl.actions ?? {}) as Record<string, unknown>;
   const guards = (impl.guards ?? {}) as Record<string, unknown>;
   const logics = (impl.actors ?? {}) as Record<string, unknown>;
-  const raw = new Map<string, StateNodeLike>();
-  const transitions = new Map<string, TransitionLike>();
-  forEachTransition(
-    machine,
-    (node) => raw.set(node.id, node),
-    (node, event, transition, order) => transitions.set(keyOf(node.id, event, order), transition),
-  );
-  const { nodes, edges } = machineGraph(machine);
+  const { graph, stateNodes: raw, transitionOf } = readMachine(machine);
+  const { nodes, edges } = graph;
   const leaves = new LeafIndex(nodes, edges);
   const n = leaves.ids.length;
-  const effectsOf = new Map<string, ActionEffects>();
+  const effectsOf = new Map<GraphEdge, ActionEffects>();
   const edgeEffects = (edge: GraphEdge) => {
-    const key = keyOf(edge.source, edge.event, edge.order);
-    let known = effectsOf.get(key);
+    let known = effectsOf.get(edge);
     if (!known) {
-      known = actionEffects(transitions.get(key)?.actions ?? [], actions);
-      effectsOf.set(key, known);
+      known = actionEffects(transitionOf.get(edge)?.actions ?? [], actions);
+      effectsOf.set(edge, known);
     }
     return known;
   };
@@ -84,7 +71,12 @@ export function cycleGraph(machine: AnyStateMachine, options: CycleCheckOptions)
   const anywhere = new Set<string>();
   let any = false;
   const spawned = new Set<string>();
-  const located: Array<Set<string>> = Array.from({ length: n }, () => new Set());
+  const located = new Map<number, Set<string>>();
+  const pending = (leaf: number) => {
+    const events = located.get(leaf) ?? new Set<string>();
+    located.set(leaf, events);
+    return events;
+  };
   // A raised event reaches every region of the parallel states the raising leaf is in; it is counted
   // there only when the raising transition is automated itself (a timer, an invoke, an always).
   const withRegions = (at: number[]) => {
@@ -105,7 +97,7 @@ export function cycleGraph(machine: AnyStateMachine, options: CycleCheckOptions)
     if (exiting) for (const event of effects.raises) anywhere.add(event);
     else
       for (const leaf of spreads ? withRegions(at()) : at())
-        for (const event of effects.raises) located[leaf]?.add(event);
+        for (const event of effects.raises) pending(leaf).add(event);
   };
   for (const [id, effects] of entries)
     gather(effects, () => leaves.leavesUnder(id).map(indexIn(leaves)));
@@ -115,7 +107,7 @@ export function cycleGraph(machine: AnyStateMachine, options: CycleCheckOptions)
     const landing = () => (edge.targetless ? leaves.sourcesOf(edge) : leaves.entered(edge.target));
     gather(edgeEffects(edge), landing, false, automated);
   }
-  closeOverAlways(located, edges, leaves);
+  closeOverAlways(located, pending, edges, leaves);
 
   const mode = (name: string, src: string, traits: ActorTraits): Actor['mode'] =>
     options.actors?.[name] ?? options.actors?.[src] ?? (traits.ticks ? 'automated' : 'ambiguous');
@@ -146,7 +138,7 @@ export function cycleGraph(machine: AnyStateMachine, options: CycleCheckOptions)
     if (edge.kind !== 'event' || edge.event.startsWith('xstate.')) return { level: 0, actors: [] };
     if (leaves.tagged(leaf)) return { level: 2, actors: [] };
     if (options.humanWait === 'tagged') return { level: 0, actors: [] };
-    if (any || anywhere.has(edge.event) || located[leaf]?.has(edge.event))
+    if (any || anywhere.has(edge.event) || located.get(leaf)?.has(edge.event))
       return { level: 0, actors: [] };
     const senders = [
       ...leaves.lineage(leaves.ids[leaf] ?? '').flatMap((at) => invoked.get(at.id) ?? []),
@@ -203,7 +195,7 @@ export function cycleGraph(machine: AnyStateMachine, options: CycleCheckOptions)
         const key = from * n + to;
         const list = hops.get(key) ?? [];
         const effects = edgeEffects(edge);
-        const guard = transitions.get(keyOf(edge.source, edge.event, edge.order))?.guard;
+        const guard = transitionOf.get(edge)?.guard;
         list.push({
           edge,
           level,
@@ -234,27 +226,28 @@ export function cycleGraph(machine: AnyStateMachine, options: CycleCheckOptions)
   return { leaves, n, hops, assigning, children };
 }
 
-const keyOf = (source: string, event: string, order: number) =>
-  `${source}\u0000${event}\u0000${order}`;
 const indexIn = (leaves: LeafIndex) => (id: string) => leaves.indexOf(id) as number;
 
 /** An event raised on the way into a leaf is still pending in every leaf its `always` moves lead to. */
 function closeOverAlways(
-  located: Array<Set<string>>,
+  located: Map<number, Set<string>>,
+  pending: (leaf: number) => Set<string>,
   edges: readonly GraphEdge[],
   leaves: LeafIndex,
 ): void {
-  const next: number[][] = located.map(() => []);
+  if (located.size === 0) return;
+  const next = new Map<number, number[]>();
   for (const edge of edges) {
     if (edge.kind !== 'always' || edge.targetless) continue;
     const targets = leaves.entered(edge.target);
-    for (const from of leaves.sourcesOf(edge)) next[from]?.push(...targets);
+    for (const from of leaves.sourcesOf(edge))
+      next.set(from, [...(next.get(from) ?? []), ...targets]);
   }
-  const queue = located.flatMap((events, leaf) => (events.size > 0 ? [leaf] : []));
+  const queue = [...located.keys()];
   for (let leaf = queue.pop(); leaf !== undefined; leaf = queue.pop()) {
-    const events = located[leaf] as Set<string>;
-    for (const to of next[leaf] ?? []) {
-      const into = located[to] as Set<string>;
+    const events = located.get(leaf) as Set<string>;
+    for (const to of next.get(leaf) ?? []) {
+      const into = pending(to);
       const before = into.size;
       for (const event of events) into.add(event);
       if (into.size > before) queue.push(to);

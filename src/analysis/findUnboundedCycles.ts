@@ -1,5 +1,5 @@
 import type { AnyStateMachine } from 'xstate';
-import { analyzeCycles } from './analyzeCycles.js';
+import { collectCycles } from './analyzeCycles.js';
 import type { GraphEdge } from './machineGraph.js';
 
 /** A cycle of states that nothing bounds: the machine could go round it forever on its own. */
@@ -45,5 +45,5 @@ export function findUnboundedCycles(
   machine: AnyStateMachine,
   options: CycleCheckOptions = {},
 ): UnboundedCycle[] {
-  return analyzeCycles(machine, options).unbounded;
+  return collectCycles(machine, options, [0]).unbounded;
 }

@@ -86,17 +86,34 @@ export interface TransitionLike {
  *          edges.filter((edge) => edge.source === 'loop.routing'); // the decision table, in order
  */
 export function machineGraph(machine: AnyStateMachine): MachineGraph {
+  return readMachine(machine).graph;
+}
+
+/** `machineGraph`, with the state nodes and transition objects each node and edge was read from. */
+export function readMachine(machine: AnyStateMachine): {
+  graph: MachineGraph;
+  stateNodes: Map<string, StateNodeLike>;
+  transitionOf: Map<GraphEdge, TransitionLike>;
+} {
   const guards = (machine.implementations?.guards ?? {}) as Record<string, unknown>;
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
+  const stateNodes = new Map<string, StateNodeLike>();
+  const transitionOf = new Map<GraphEdge, TransitionLike>();
   forEachTransition(
     machine,
-    (node) => nodes.push(toNode(node)),
+    (node) => {
+      nodes.push(toNode(node));
+      stateNodes.set(node.id, node);
+    },
     (node, event, transition, order) => {
-      edges.push(...toEdges(node, event, transition, order, guards));
+      for (const edge of toEdges(node, event, transition, order, guards)) {
+        edges.push(edge);
+        transitionOf.set(edge, transition);
+      }
     },
   );
-  return { id: machine.id, nodes, edges };
+  return { graph: { id: machine.id, nodes, edges }, stateNodes, transitionOf };
 }
 
 /**
