@@ -48,6 +48,12 @@ describe('elementaryCycles', () => {
     },
   );
 
+  it('walks a 50,000-state cycle without overflowing the stack', () => {
+    const n = 50_000;
+    const successors = Array.from({ length: n }, (_, v) => [(v + 1) % n]);
+    expect(elementaryCycles(n, successors, 10).map((cycle) => cycle.length)).toEqual([n]);
+  });
+
   it('starts each cycle at its smallest state', () => {
     expect(elementaryCycles(3, [[1], [2], [0]], 10)).toEqual([[0, 1, 2]]);
     expect(elementaryCycles(3, [[1], [0, 2], [1]], 10)).toEqual([

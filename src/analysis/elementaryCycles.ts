@@ -24,7 +24,7 @@ export function elementaryCycles(
   const pending: Array<{ least: number; members: number[] }> = [];
   const queue = (components: number[][]) => {
     for (const members of components) {
-      const least = Math.min(...members);
+      const least = members.reduce((a, b) => (b < a ? b : a));
       const loops = members.length > 1 || (successors[least]?.includes(least) ?? false);
       if (loops) pending.push({ least, members });
     }
@@ -46,8 +46,9 @@ export function elementaryCycles(
 }
 
 /**
- * Johnson's circuit search: hands each elementary cycle through `start` inside `component` to
- * `visit`, which returns false to stop; returns false when stopped.
+ * Johnson's circuit search, iterative so a long cycle cannot overflow the stack: hands each
+ * elementary cycle through `start` inside `component` to `visit`, which returns false to stop;
+ * returns false when stopped.
  */
 function circuitsFrom(
   start: number,
@@ -56,40 +57,51 @@ function circuitsFrom(
   visit: (cycle: number[]) => boolean,
 ): boolean {
   let going = true;
-  const blocked = new Set<number>();
+  const blocked = new Set<number>([start]);
   const blockedBy = new Map<number, Set<number>>();
-  const stack: number[] = [];
-  const unblock = (v: number) => {
-    blocked.delete(v);
-    for (const w of blockedBy.get(v) ?? []) if (blocked.has(w)) unblock(w);
-    blockedBy.delete(v);
+  const path: number[] = [start];
+  const frames: Array<{ v: number; next: number; closed: boolean }> = [
+    { v: start, next: 0, closed: false },
+  ];
+  const unblock = (u: number) => {
+    const todo = [u];
+    for (let v = todo.pop(); v !== undefined; v = todo.pop()) {
+      blocked.delete(v);
+      const waiting = blockedBy.get(v);
+      if (!waiting) continue;
+      blockedBy.delete(v);
+      for (const w of waiting) if (blocked.has(w)) todo.push(w);
+    }
   };
-  const circuit = (v: number): boolean => {
-    let closed = false;
-    stack.push(v);
-    blocked.add(v);
-    for (const w of successors[v] ?? []) {
-      if (!going) break;
+  while (frames.length > 0) {
+    const frame = frames[frames.length - 1] as { v: number; next: number; closed: boolean };
+    const out = successors[frame.v] ?? [];
+    if (going && frame.next < out.length) {
+      const w = out[frame.next++] as number;
       if (!component.has(w)) continue;
       if (w === start) {
-        closed = true;
-        going = visit([...stack]);
-      } else if (!blocked.has(w) && circuit(w)) {
-        closed = true;
+        frame.closed = true;
+        going = visit([...path]);
+      } else if (!blocked.has(w)) {
+        path.push(w);
+        blocked.add(w);
+        frames.push({ v: w, next: 0, closed: false });
       }
+      continue;
     }
-    if (closed) unblock(v);
+    if (frame.closed) unblock(frame.v);
     else {
-      for (const w of successors[v] ?? []) {
+      for (const w of out) {
         if (!component.has(w)) continue;
         const set = blockedBy.get(w) ?? new Set<number>();
-        set.add(v);
+        set.add(frame.v);
         blockedBy.set(w, set);
       }
     }
-    stack.pop();
-    return closed;
-  };
-  circuit(start);
+    frames.pop();
+    path.pop();
+    const parent = frames[frames.length - 1];
+    if (parent && frame.closed) parent.closed = true;
+  }
   return going;
 }
