@@ -24,7 +24,7 @@ export function elementaryCycles(
   const pending: Array<{ least: number; members: number[] }> = [];
   const queue = (components: number[][]) => {
     for (const members of components) {
-      const least = members.reduce((a, b) => (b < a ? b : a));
+      const least = members.reduce((a, b) => Math.min(a, b));
       const loops = members.length > 1 || (successors[least]?.includes(least) ?? false);
       if (loops) pending.push({ least, members });
     }
