@@ -280,6 +280,15 @@ describe('hierarchy', () => {
     ]);
   });
 
+  it('a child that targets its parent exits and re-enters both, restarting its own timer', () => {
+    const machine = setup({}).createMachine({
+      id: 'm',
+      initial: 'p',
+      states: { p: { initial: 'a', states: { a: { after: { 100: '#m.p' } } } } },
+    });
+    expect(unbounded(machine)).toEqual(['m.p.a']);
+  });
+
   it('runs the parent-timer case for real: the timer fires once', async () => {
     let entered = 0;
     const machine = setup({ delays: { soon: 5 } }).createMachine({

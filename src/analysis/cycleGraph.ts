@@ -4,7 +4,7 @@ import { type ActorTraits, actorTraits } from './actorTraits.js';
 import { guardLiterals } from './describeGuard.js';
 import type { CycleCheckOptions } from './findUnboundedCycles.js';
 import { LeafIndex } from './LeafIndex.js';
-import { type GraphEdge, readMachine } from './machineGraph.js';
+import { type GraphEdge, type GraphNode, readMachine } from './machineGraph.js';
 
 /** How a transition is set off: 0 by the machine itself, 1 by an actor that may relay a person, 2 from outside. */
 export type Level = 0 | 1 | 2;
@@ -163,8 +163,7 @@ export function cycleGraph(machine: AnyStateMachine, options: CycleCheckOptions)
     const raisesOwn =
       effects.raises.has(edge.event) || effects.sendsSelf.has(edge.event) || effects.sendsAny;
     const line = leaves.lineage(leaves.ids[leaf] ?? '');
-    const depth = line.findIndex((at) => at.id === edge.source);
-    const reentered = edge.targetless ? [] : line.slice(0, edge.reenter ? depth + 1 : depth);
+    const reentered = edge.targetless ? [] : line.slice(0, domainOf(edge, line));
     if (reentered.length === 0) return edge.kind === 'event' && raisesOwn;
     if (edge.kind === 'after') return reentered.some((at) => at.id === edge.source);
     if (edge.kind === 'done' || edge.kind === 'error') {
@@ -253,4 +252,18 @@ function closeOverAlways(
       if (into.size > before) queue.push(to);
     }
   }
+}
+
+/**
+ * Where, on a leaf's lineage (innermost first), a transition back into that leaf stops exiting:
+ * its source when it targets the source or below without `reenter`, else the nearest compound
+ * state above both (xstate's transition domain). Every state below it is exited and re-entered.
+ */
+function domainOf(edge: GraphEdge, line: readonly GraphNode[]): number {
+  const source = line.findIndex((at) => at.id === edge.source);
+  const target = line.findIndex((at) => at.id === edge.target);
+  if (!edge.reenter && target !== -1 && target <= source) return source;
+  let domain = Math.max(source, target) + 1;
+  while (domain < line.length - 1 && line[domain]?.type === 'parallel') domain++;
+  return domain;
 }
