@@ -10,6 +10,7 @@ import {
   raise,
   sendTo,
   setup,
+  spawnChild,
 } from 'xstate';
 
 // One small machine per pattern of issue 23: what the check reports, and which hop explains it.
@@ -60,6 +61,18 @@ describe('events sent by an invoked callback actor', () => {
   it('a callback that starts an interval is automated by default, and is named', () => {
     expect(findUnboundedCycles(slides(ticker))).toMatchObject([
       { states: ['slides.first', 'slides.second'], actors: ['keys'] },
+    ]);
+  });
+
+  it('a spawned ticker drives the events it names wherever the machine is', () => {
+    const machine = setup({ actors: { ticker } }).createMachine({
+      id: 'spawned',
+      entry: spawnChild('ticker'),
+      initial: 'a',
+      states: { a: { on: { NEXT: 'b' } }, b: { on: { NEXT: 'a', OTHER: 'a' } } },
+    });
+    expect(findUnboundedCycles(machine)).toMatchObject([
+      { states: ['spawned.a', 'spawned.b'], actors: ['ticker'] },
     ]);
   });
 
