@@ -1,5 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
+import { findUnboundedCycles } from 'loopchart';
 import { describe, expect, it } from 'vitest';
+import { createMachine } from 'xstate';
 import { elementaryCycles } from '../src/analysis/elementaryCycles.js';
 import { stronglyConnected } from '../src/analysis/stronglyConnected.js';
 
@@ -77,5 +79,17 @@ describe('stronglyConnected', () => {
 
   it('ignores edges leaving the vertices it is given', () => {
     expect(stronglyConnected([0, 1], [[1], [0, 2], [0]], (v) => v < 2)).toEqual([[1, 0]]);
+  });
+});
+
+describe('findUnboundedCycles on a long machine', () => {
+  it('reports a 5,000-state ring of timers as one cycle', () => {
+    const size = 5000;
+    const states = Object.fromEntries(
+      Array.from({ length: size }, (_, i) => [`s${i}`, { after: { 10: `s${(i + 1) % size}` } }]),
+    );
+    const cycles = findUnboundedCycles(createMachine({ id: 'ring', initial: 's0', states }));
+    expect(cycles.map((cycle) => cycle.states.length)).toEqual([size]);
+    expect(cycles[0]?.edges.every((edge) => edge.kind === 'after')).toBe(true);
   });
 });

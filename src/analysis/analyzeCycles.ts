@@ -77,7 +77,7 @@ function search(
   const accept = (cycle: readonly number[]) => {
     const ways = along(cycle);
     return (
-      Math.max(...ways.map((way) => (way[0] as Hop).level)) === level &&
+      ways.reduce((most, way) => Math.max(most, (way[0] as Hop).level), 0) === level &&
       feasible(graph, cycle, ways)
     );
   };
