@@ -264,6 +264,8 @@ describe('eventless loops', () => {
       });
     expect(unbounded(snake(assign({ apple: ({ context }) => context.apple + 7 })))).toEqual([]);
     expect(unbounded(snake(() => {}))).toEqual(['snake.moving']);
+    // an assignment to something the guard does not read leaves the guard true: it spins
+    expect(unbounded(snake(assign({ score: 1 } as never)))).toEqual(['snake.moving']);
   });
 });
 

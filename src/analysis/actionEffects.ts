@@ -10,6 +10,8 @@ export interface ActionEffects {
   toParent: Set<string>;
   /** Context may change (`assign`, `enqueueActions`). */
   assigns: boolean;
+  /** The context keys written, when every write names its keys (`assign({ n: … })`); `'*'` otherwise. */
+  writes: Set<string>;
   /** The `src` names of actors spawned (`spawnChild`, `spawn('name')` inside `assign`). */
   spawns: Set<string>;
 }
@@ -24,6 +26,7 @@ export function noEffects(): ActionEffects {
     sendsAny: false,
     toParent: new Set(),
     assigns: false,
+    writes: new Set(),
     spawns: new Set(),
   };
 }
@@ -58,6 +61,7 @@ export function actionEffects(
         break;
       case 'xstate.assign':
         into.assigns = true;
+        for (const key of keysOf(fields.assignment)) into.writes.add(key);
         for (const src of spawnedIn(sourceOf(fields.assignment))) into.spawns.add(src);
         break;
       case 'xstate.spawnChild':
@@ -92,6 +96,7 @@ function addEvent(to: Set<string>, event: unknown, into: ActionEffects): void {
 
 function enqueued(body: string, actions: Named, into: ActionEffects, depth: number): void {
   into.assigns = true;
+  into.writes.add('*');
   const types = eventLiterals(body);
   if (/\braise\s*\(|\bsendTo\s*\([^,]*\bself\b/.test(body)) {
     if (types.length === 0) into.sendsAny = true;
@@ -107,6 +112,9 @@ function enqueued(body: string, actions: Named, into: ActionEffects, depth: numb
   );
   actionEffects(calls, actions, into, depth + 1);
 }
+
+const keysOf = (assignment: unknown): string[] =>
+  typeof assignment === 'object' && assignment !== null ? Object.keys(assignment) : ['*'];
 
 /** The event types a function's source names as literals (`type: 'tick'`). */
 export function eventLiterals(source: string): string[] {

@@ -1,5 +1,5 @@
 import type { AnyStateMachine } from 'xstate';
-import { type ActionEffects, actionEffects } from './actionEffects.js';
+import { type ActionEffects, actionEffects, sourceOf } from './actionEffects.js';
 import { type ActorTraits, actorTraits } from './actorTraits.js';
 import { guardLiterals } from './describeGuard.js';
 import type { CycleCheckOptions } from './findUnboundedCycles.js';
@@ -158,8 +158,10 @@ export function cycleGraph(machine: AnyStateMachine, options: CycleCheckOptions)
   // or re-enters a state that sets it off again (a timer, an invoke, an entry `raise`, an actor).
   const repeats = (edge: GraphEdge, leaf: number, level: Level, actorsDrive: boolean): boolean => {
     const effects = edgeEffects(edge);
-    if (edge.kind === 'always')
-      return !(edge.targetless && edge.guard !== undefined && effects.assigns);
+    if (edge.kind === 'always') {
+      const guard = transitionOf.get(edge)?.guard;
+      return !(edge.targetless && guard !== undefined && writesWhatItReads(effects, guard, guards));
+    }
     const raisesOwn =
       effects.raises.has(edge.event) || effects.sendsSelf.has(edge.event) || effects.sendsAny;
     const line = leaves.lineage(leaves.ids[leaf] ?? '');
@@ -266,4 +268,23 @@ function domainOf(edge: GraphEdge, line: readonly GraphNode[]): number {
   let domain = Math.max(source, target) + 1;
   while (domain < line.length - 1 && line[domain]?.type === 'parallel') domain++;
   return domain;
+}
+
+/**
+ * A targetless guarded `always` is taken to fire once per change of what its guard reads ('ate
+ * apple' moves the apple): true when its actions may write a context key the guard's source reads,
+ * or when either side cannot be read (a function-form `assign`, a composite guard).
+ */
+function writesWhatItReads(
+  effects: ActionEffects,
+  guard: unknown,
+  guards: Readonly<Record<string, unknown>>,
+): boolean {
+  if (!effects.assigns) return false;
+  if (effects.writes.has('*')) return true;
+  const name = typeof guard === 'string' ? guard : (guard as { type?: unknown })?.type;
+  const impl = typeof guard === 'function' ? guard : guards[String(name)];
+  if (typeof impl !== 'function' || 'check' in impl) return true;
+  const read = [...sourceOf(impl).matchAll(/\bcontext\??\.(\w+)/g)].map((m) => m[1] as string);
+  return read.length === 0 || read.some((key) => effects.writes.has(key));
 }
