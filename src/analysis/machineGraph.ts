@@ -21,6 +21,8 @@ export interface GraphNode {
   /**
    * Tagged `waitsForHuman`, or an atomic state that only external events can leave (no `always`,
    * `after`, invoke or entry `raise` on it or its ancestors): nothing inside the machine moves it on.
+   * A display hint (the viewer and diagrams mark such states); the termination check decides per
+   * event instead (`analyzeCycles`).
    */
   waitsForHuman: boolean;
   /** The id of the initial child of a compound state. */
