@@ -41,12 +41,16 @@ export function assertBoundedLoops(machine: AnyStateMachine, options?: CycleChec
   if (cycles.length > 0) throw new UnboundedLoopError(machine.id, cycles);
 }
 
-/** `a →(always) b →(xstate.after.100.m.b) a`: each state, then how the cycle leaves it. */
-export function describeCycle({ states, edges }: UnboundedCycle): string {
+/**
+ * `a →(always) b →(xstate.after.100.m.b) a`: each state, then how the cycle leaves it; a child
+ * machine's cycle opens with the path to it, `(app.sync invokes poller) …`.
+ */
+export function describeCycle({ states, edges, within }: UnboundedCycle): string {
   const hops = states.map((state, i) => {
     const edge = edges[i];
     const how = edge ? edge.event || 'always' : '?';
     return `${state} →(${how}${edge?.guard ? ` if ${edge.guard}` : ''})`;
   });
-  return `${hops.join(' ')} ${states[0] ?? ''}`;
+  const path = within?.length ? `(${within.join(' › ')}) ` : '';
+  return `${path}${hops.join(' ')} ${states[0] ?? ''}`;
 }

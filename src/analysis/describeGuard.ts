@@ -50,8 +50,48 @@ function render(guard: unknown, depth: number): string {
     const parts = (guard as Composite).guards.map((part) => render(part, depth + 1));
     return `${kind}(${parts.join(', ')})`;
   }
-  return guard.name && guard.name !== 'anonymous' ? guard.name : 'inline guard';
+  return isInline(guard) ? 'inline guard' : guard.name;
 }
+
+// `{ guard: ({ context }) => … }` names the arrow function after the property: `guard`.
+const isInline = (fn: { name: string }) =>
+  !fn.name || fn.name === 'anonymous' || fn.name === 'guard';
+
+/**
+ * The facts a guard requires, as names with `!` for a negation: `and(a, not(b))` → `['a', '!b']`,
+ * and a named guard defined as `not('open')` → `['closed', '!open']`. Two guards whose facts
+ * contradict (`x` and `!x`) cannot both hold while the context stays the same.
+ * @example guardLiterals(not('isOpen'), {}) // ['!isOpen']
+ */
+export function guardLiterals(guard: unknown, guards: Readonly<Record<string, unknown>>): string[] {
+  return literals(guard, guards, 0);
+}
+
+function literals(
+  guard: unknown,
+  guards: Readonly<Record<string, unknown>>,
+  depth: number,
+): string[] {
+  if (depth > MAX_DEPTH) return [];
+  const name = nameOf(guard);
+  const impl = name === undefined ? guard : guards[name];
+  const own = name === undefined ? [] : [name];
+  if (typeof impl !== 'function') return own;
+  const kind = compositeKind(impl);
+  const parts = kind ? (impl as Composite).guards : [];
+  if (kind === 'and')
+    return [...own, ...parts.flatMap((part) => literals(part, guards, depth + 1))];
+  if (kind === 'not' && parts.length === 1) {
+    const inner = literals(parts[0], guards, depth + 1);
+    return inner.length === 1 ? [...own, negate(inner[0] as string)] : own;
+  }
+  if (own.length > 0) return own;
+  return isInline(impl) || kind ? [] : [render(impl, depth)];
+}
+
+/** `x` ↔ `!x`. */
+export const negate = (literal: string) =>
+  literal.startsWith('!') ? literal.slice(1) : `!${literal}`;
 
 function bounds(guard: unknown, guards: Readonly<Record<string, unknown>>, depth: number): boolean {
   if (depth > MAX_DEPTH) return false;

@@ -2,6 +2,8 @@ export type { MachineJson, MachineJsonEdge } from '../diagram/toMachineJson.js';
 export { toMachineJson } from '../diagram/toMachineJson.js';
 export type { MermaidOptions } from '../diagram/toMermaid.js';
 export { toMermaid } from '../diagram/toMermaid.js';
+export type { CycleReport } from './analyzeCycles.js';
+export { analyzeCycles } from './analyzeCycles.js';
 export {
   assertBoundedLoops,
   describeCycle,

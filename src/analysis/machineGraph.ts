@@ -21,6 +21,8 @@ export interface GraphNode {
   /**
    * Tagged `waitsForHuman`, or an atomic state that only external events can leave (no `always`,
    * `after`, invoke or entry `raise` on it or its ancestors): nothing inside the machine moves it on.
+   * A display hint (the viewer and diagrams mark such states); the termination check decides per
+   * event instead (`analyzeCycles`).
    */
   waitsForHuman: boolean;
   /** The id of the initial child of a compound state. */
@@ -63,12 +65,13 @@ export interface StateNodeLike {
   tags: string[];
   parent?: StateNodeLike;
   states: Record<string, StateNodeLike>;
-  config: { initial?: unknown };
+  config: { initial?: unknown; invoke?: unknown };
   initial?: { target: readonly StateNodeLike[] };
-  invoke: ReadonlyArray<{ src: string }>;
+  invoke: ReadonlyArray<{ src: string; id?: string }>;
   transitions: Map<string, readonly TransitionLike[]>;
   always?: readonly TransitionLike[];
   entry: readonly unknown[];
+  exit?: readonly unknown[];
 }
 
 export interface TransitionLike {
@@ -85,17 +88,34 @@ export interface TransitionLike {
  *          edges.filter((edge) => edge.source === 'loop.routing'); // the decision table, in order
  */
 export function machineGraph(machine: AnyStateMachine): MachineGraph {
+  return readMachine(machine).graph;
+}
+
+/** `machineGraph`, with the state nodes and transition objects each node and edge was read from. */
+export function readMachine(machine: AnyStateMachine): {
+  graph: MachineGraph;
+  stateNodes: Map<string, StateNodeLike>;
+  transitionOf: Map<GraphEdge, TransitionLike>;
+} {
   const guards = (machine.implementations?.guards ?? {}) as Record<string, unknown>;
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
+  const stateNodes = new Map<string, StateNodeLike>();
+  const transitionOf = new Map<GraphEdge, TransitionLike>();
   forEachTransition(
     machine,
-    (node) => nodes.push(toNode(node)),
+    (node) => {
+      nodes.push(toNode(node));
+      stateNodes.set(node.id, node);
+    },
     (node, event, transition, order) => {
-      edges.push(...toEdges(node, event, transition, order, guards));
+      for (const edge of toEdges(node, event, transition, order, guards)) {
+        edges.push(edge);
+        transitionOf.set(edge, transition);
+      }
     },
   );
-  return { id: machine.id, nodes, edges };
+  return { graph: { id: machine.id, nodes, edges }, stateNodes, transitionOf };
 }
 
 /**

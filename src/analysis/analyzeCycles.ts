@@ -1,0 +1,135 @@
+import type { AnyStateMachine } from 'xstate';
+import { type CycleGraph, cycleGraph, type Hop, type Level } from './cycleGraph.js';
+import { negate } from './describeGuard.js';
+import { elementaryCycles } from './elementaryCycles.js';
+import type { CycleCheckOptions, UnboundedCycle } from './findUnboundedCycles.js';
+
+/** Every cycle of a machine's states that no budget guard bounds, sorted by what sets it going. */
+export interface CycleReport {
+  /** Cycles the machine goes round on its own: `always`, timers, invokes, events it sends itself. */
+  unbounded: UnboundedCycle[];
+  /**
+   * Cycles that also need events an invoked or spawned callback, observable or machine may send:
+   * a ticker spins, a relay waits for a person. `actors` names them; declare them with `options.actors`.
+   */
+  actorDriven: UnboundedCycle[];
+  /** Cycles that need an event from outside on some lap (`gates` names them): bounded by a person. */
+  gated: UnboundedCycle[];
+}
+
+const HUMAN_WAITS = ['tagged-or-external', 'tagged'];
+const ACTOR_MODES = ['external', 'automated'];
+
+/**
+ * Sorts every unbudgeted cycle of any XState v5 machine into unbounded, actor-driven and gated,
+ * and checks invoked or spawned child machines in turn (their cycles carry `within`).
+ * @example const { unbounded, gated } = analyzeCycles(machine);
+ *          gated.map((cycle) => cycle.gates); // [['RETRY']]: a person presses retry each lap
+ */
+export function analyzeCycles(
+  machine: AnyStateMachine,
+  options: CycleCheckOptions = {},
+): CycleReport {
+  return collectCycles(machine, options, [0, 1, 2]);
+}
+
+/** `analyzeCycles`, searching only the lists of `levels` (`[0]`: the unbounded ones). */
+export function collectCycles(
+  machine: AnyStateMachine,
+  options: CycleCheckOptions,
+  levels: readonly Level[],
+): CycleReport {
+  checkOptions(options);
+  const report: CycleReport = { unbounded: [], actorDriven: [], gated: [] };
+  const lists = [report.unbounded, report.actorDriven, report.gated] as const;
+  const limit = options.limit ?? 100;
+  const seen = new Set<AnyStateMachine>();
+  const analyze = (at: AnyStateMachine, within: string[]) => {
+    seen.add(at);
+    const graph = cycleGraph(at, options);
+    for (const level of levels) lists[level].push(...search(graph, level, limit, within));
+    for (const child of graph.children) {
+      if (!seen.has(child.machine)) analyze(child.machine, [...within, child.label]);
+    }
+  };
+  analyze(machine, []);
+  return report;
+}
+
+/** The cycles whose least-automated hop is at `level` (each hop taken the most automated way). */
+function search(
+  graph: CycleGraph,
+  level: Level,
+  limit: number,
+  within: string[],
+): UnboundedCycle[] {
+  const { n, hops, leaves } = graph;
+  const successors: number[][] = Array.from({ length: n }, () => []);
+  for (const [key, list] of hops) {
+    if ((list[0] as Hop).level <= level) successors[Math.floor(key / n)]?.push(key % n);
+  }
+  const along = (cycle: readonly number[]) =>
+    cycle.map((v, i) =>
+      (hops.get(v * n + (cycle[(i + 1) % cycle.length] as number)) ?? []).filter(
+        (hop) => hop.level <= level,
+      ),
+    );
+  const accept = (cycle: readonly number[]) => {
+    const ways = along(cycle);
+    return (
+      ways.reduce((most, way) => Math.max(most, (way[0] as Hop).level), 0) === level &&
+      feasible(graph, cycle, ways)
+    );
+  };
+  return elementaryCycles(n, successors, limit, accept).map((cycle) => {
+    const chosen = along(cycle).map((way) => way[0] as Hop);
+    const found: UnboundedCycle = {
+      states: cycle.map((v) => leaves.ids[v] ?? ''),
+      edges: chosen.map((hop) => hop.edge),
+    };
+    if (within.length > 0) found.within = within;
+    const actors = unique(chosen.flatMap((hop) => hop.actors));
+    if (actors.length > 0) found.actors = actors;
+    if (level === 2)
+      found.gates = unique(chosen.filter((hop) => hop.level === 2).map((hop) => hop.edge.event));
+    return found;
+  });
+}
+
+/**
+ * False when the cycle's `always` guards contradict each other (`g` on one hop, `not(g)` on
+ * another) and nothing on the way can change the context they read.
+ */
+function feasible(graph: CycleGraph, cycle: readonly number[], ways: Hop[][]): boolean {
+  if (cycle.some((leaf) => graph.assigning.has(leaf))) return true;
+  if (ways.some((way) => way.some((hop) => hop.assigns))) return true;
+  const facts = new Set<string>();
+  for (const way of ways) {
+    if (!way.every((hop) => hop.edge.kind === 'always')) continue;
+    const [first, ...rest] = way.map((hop) => hop.literals);
+    for (const literal of first ?? [])
+      if (rest.every((other) => other.includes(literal))) facts.add(literal);
+  }
+  return ![...facts].some((literal) => facts.has(negate(literal)));
+}
+
+const unique = (values: string[]) => [...new Set(values)];
+
+function checkOptions(options: CycleCheckOptions): void {
+  const { humanWait, limit, actors } = options;
+  if (humanWait !== undefined && !HUMAN_WAITS.includes(humanWait)) {
+    throw new TypeError(
+      `humanWait must be 'tagged-or-external' or 'tagged', got ${JSON.stringify(humanWait)}`,
+    );
+  }
+  if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) {
+    throw new TypeError(`limit must be a positive integer, got ${String(limit)}`);
+  }
+  for (const [name, mode] of Object.entries(actors ?? {})) {
+    if (!ACTOR_MODES.includes(mode)) {
+      throw new TypeError(
+        `actors.${name} must be 'external' or 'automated', got ${JSON.stringify(mode)}`,
+      );
+    }
+  }
+}

@@ -1,0 +1,290 @@
+import type { AnyStateMachine } from 'xstate';
+import { type ActionEffects, actionEffects, sourceOf } from './actionEffects.js';
+import { type ActorTraits, actorTraits } from './actorTraits.js';
+import { guardLiterals } from './describeGuard.js';
+import type { CycleCheckOptions } from './findUnboundedCycles.js';
+import { LeafIndex } from './LeafIndex.js';
+import { type GraphEdge, type GraphNode, readMachine } from './machineGraph.js';
+
+/** How a transition is set off: 0 by the machine itself, 1 by an actor that may relay a person, 2 from outside. */
+export type Level = 0 | 1 | 2;
+
+/** One way from a leaf to a leaf: a transition, and what sets it off there. */
+export interface Hop {
+  edge: GraphEdge;
+  level: Level;
+  /** The actors whose events set it off (levels 0 and 1, when an actor sends the event). */
+  actors: string[];
+  /** What its guard requires (`always` hops only), for the complementary-guard check. */
+  literals: string[];
+  assigns: boolean;
+}
+
+/** The leaf graph of one machine, each pair of leaves keyed `from * n + to`, hops best first. */
+export interface CycleGraph {
+  leaves: LeafIndex;
+  n: number;
+  hops: Map<number, Hop[]>;
+  /** Leaves whose entry or exit actions (or an ancestor's) may change context. */
+  assigning: Set<number>;
+  /** Child machines invoked or spawned, and how the parent reaches each. */
+  children: Array<{ label: string; machine: AnyStateMachine }>;
+}
+
+interface Actor {
+  name: string;
+  traits: ActorTraits;
+  mode: 'external' | 'automated' | 'ambiguous';
+}
+
+const KIND_RANK = { always: 0, after: 1, done: 2, error: 3, event: 4 } as const;
+
+/**
+ * Builds the graph the termination check searches: every transition, in every leaf it can be taken
+ * from, to every leaf it enters, classified per event (see `Level`).
+ * @example cycleGraph(machine, {}).hops.get(0) // the ways from leaf 0 back to leaf 0
+ */
+export function cycleGraph(machine: AnyStateMachine, options: CycleCheckOptions): CycleGraph {
+  const impl = machine.implementations ?? {};
+  const actions = (impl.actions ?? {}) as Record<string, unknown>;
+  const guards = (impl.guards ?? {}) as Record<string, unknown>;
+  const logics = (impl.actors ?? {}) as Record<string, unknown>;
+  const { graph, stateNodes: raw, transitionOf } = readMachine(machine);
+  const { nodes, edges } = graph;
+  const leaves = new LeafIndex(nodes, edges);
+  const n = leaves.ids.length;
+  const effectsOf = new Map<GraphEdge, ActionEffects>();
+  const edgeEffects = (edge: GraphEdge) => {
+    let known = effectsOf.get(edge);
+    if (!known) {
+      known = actionEffects(transitionOf.get(edge)?.actions ?? [], actions);
+      effectsOf.set(edge, known);
+    }
+    return known;
+  };
+  const entries = new Map([...raw].map(([id, node]) => [id, actionEffects(node.entry, actions)]));
+  const exits = new Map(
+    [...raw].map(([id, node]) => [id, actionEffects(node.exit ?? [], actions)]),
+  );
+
+  // Events the machine sends itself: later (anywhere), or at once (where the raising transition lands).
+  const anywhere = new Set<string>();
+  let any = false;
+  const spawned = new Set<string>();
+  const located = new Map<number, Set<string>>();
+  const pending = (leaf: number) => {
+    const events = located.get(leaf) ?? new Set<string>();
+    located.set(leaf, events);
+    return events;
+  };
+  // A raised event reaches every region of the parallel states the raising leaf is in; it is counted
+  // there only when the raising transition is automated itself (a timer, an invoke, an always).
+  const withRegions = (at: number[]) => {
+    const out = new Set(at);
+    for (const leaf of at) {
+      for (const node of leaves.lineage(leaves.ids[leaf] ?? '')) {
+        if (node.type === 'parallel')
+          for (const id of leaves.leavesUnder(node.id)) out.add(leaves.indexOf(id) as number);
+      }
+    }
+    return out;
+  };
+  const gather = (effects: ActionEffects, at: () => number[], exiting = false, spreads = false) => {
+    for (const event of effects.sendsSelf) anywhere.add(event);
+    for (const src of effects.spawns) spawned.add(src);
+    any ||= effects.sendsAny;
+    if (effects.raises.size === 0) return;
+    if (exiting) for (const event of effects.raises) anywhere.add(event);
+    else
+      for (const leaf of spreads ? withRegions(at()) : at())
+        for (const event of effects.raises) pending(leaf).add(event);
+  };
+  for (const [id, effects] of entries)
+    gather(effects, () => leaves.leavesUnder(id).map(indexIn(leaves)));
+  for (const effects of exits.values()) gather(effects, () => [], true);
+  for (const edge of edges) {
+    const automated = edge.kind !== 'event' || edge.event.startsWith('xstate.');
+    const landing = () => (edge.targetless ? leaves.sourcesOf(edge) : leaves.entered(edge.target));
+    gather(edgeEffects(edge), landing, false, automated);
+  }
+  closeOverAlways(located, pending, edges, leaves);
+
+  const mode = (name: string, src: string, traits: ActorTraits): Actor['mode'] =>
+    options.actors?.[name] ?? options.actors?.[src] ?? (traits.ticks ? 'automated' : 'ambiguous');
+  const children: CycleGraph['children'] = [];
+  const invoked = new Map<string, Actor[]>();
+  for (const [id, node] of raw) {
+    const inline = ([] as unknown[]).concat(node.config.invoke ?? []);
+    invoked.set(
+      id,
+      node.invoke.map((invoke, i) => {
+        const logic = logics[invoke.src] ?? (inline[i] as { src?: unknown } | undefined)?.src;
+        const traits = actorTraits(logic);
+        const name = invoke.id ?? invoke.src;
+        if (traits.machine)
+          children.push({ label: `${id} invokes ${name}`, machine: traits.machine });
+        return { name, traits, mode: mode(name, invoke.src, traits) };
+      }),
+    );
+  }
+  const everywhere = [...spawned].map((src) => {
+    const traits = actorTraits(logics[src]);
+    if (traits.machine)
+      children.push({ label: `${machine.id} spawns ${src}`, machine: traits.machine });
+    return { name: src, traits, mode: mode(src, src, traits) };
+  });
+
+  const classify = (edge: GraphEdge, leaf: number): { level: Level; actors: string[] } => {
+    if (edge.kind !== 'event' || edge.event.startsWith('xstate.')) return { level: 0, actors: [] };
+    if (leaves.tagged(leaf)) return { level: 2, actors: [] };
+    if (options.humanWait === 'tagged') return { level: 0, actors: [] };
+    if (any || anywhere.has(edge.event) || located.get(leaf)?.has(edge.event))
+      return { level: 0, actors: [] };
+    const senders = [
+      ...leaves.lineage(leaves.ids[leaf] ?? '').flatMap((at) => invoked.get(at.id) ?? []),
+      ...everywhere,
+    ].filter(
+      (actor) =>
+        actor.mode !== 'external' &&
+        (actor.traits.sends.has(edge.event) || actor.traits.sends.has('*')),
+    );
+    const driving = senders.filter((actor) => actor.mode === 'automated');
+    if (driving.length > 0) return { level: 0, actors: driving.map((actor) => actor.name) };
+    if (senders.length > 0) return { level: 1, actors: senders.map((actor) => actor.name) };
+    return { level: 2, actors: [] };
+  };
+
+  // A transition back into its own leaf repeats only if it spins (`always`), raises its own event,
+  // or re-enters a state that sets it off again (a timer, an invoke, an entry `raise`, an actor).
+  const repeats = (edge: GraphEdge, leaf: number, level: Level, actorsDrive: boolean): boolean => {
+    const effects = edgeEffects(edge);
+    if (edge.kind === 'always') {
+      const guard = transitionOf.get(edge)?.guard;
+      return !(edge.targetless && guard !== undefined && writesWhatItReads(effects, guard, guards));
+    }
+    const raisesOwn =
+      effects.raises.has(edge.event) || effects.sendsSelf.has(edge.event) || effects.sendsAny;
+    const line = leaves.lineage(leaves.ids[leaf] ?? '');
+    const reentered = edge.targetless ? [] : line.slice(0, domainOf(edge, line));
+    if (reentered.length === 0) return edge.kind === 'event' && raisesOwn;
+    if (edge.kind === 'after') return reentered.some((at) => at.id === edge.source);
+    if (edge.kind === 'done' || edge.kind === 'error') {
+      const id = edge.event.replace(/^xstate\.(done|error)\.actor\./, '');
+      const owner = line.find((at) =>
+        raw.get(at.id)?.invoke.some((inv) => (inv.id ?? inv.src) === id),
+      );
+      return owner === undefined || reentered.includes(owner);
+    }
+    return (
+      level === 2 ||
+      actorsDrive ||
+      raisesOwn ||
+      anywhere.has(edge.event) ||
+      any ||
+      reentered.some((at) => entries.get(at.id)?.raises.has(edge.event))
+    );
+  };
+
+  const hops = new Map<number, Hop[]>();
+  for (const edge of edges) {
+    if (edge.budget) continue;
+    const targets = edge.targetless ? undefined : leaves.entered(edge.target);
+    for (const from of leaves.sourcesOf(edge)) {
+      const { level, actors } = classify(edge, from);
+      for (const to of targets ?? [from]) {
+        if (from === to && !repeats(edge, from, level, actors.length > 0)) continue;
+        const key = from * n + to;
+        const list = hops.get(key) ?? [];
+        const effects = edgeEffects(edge);
+        const guard = transitionOf.get(edge)?.guard;
+        list.push({
+          edge,
+          level,
+          actors,
+          literals:
+            edge.kind === 'always' && guard !== undefined ? guardLiterals(guard, guards) : [],
+          assigns: effects.assigns,
+        });
+        hops.set(key, list);
+      }
+    }
+  }
+  const depthOf = (edge: GraphEdge) => leaves.lineage(edge.source).length;
+  for (const list of hops.values()) {
+    list.sort(
+      (a, b) =>
+        a.level - b.level ||
+        KIND_RANK[a.edge.kind] - KIND_RANK[b.edge.kind] ||
+        depthOf(b.edge) - depthOf(a.edge),
+    );
+  }
+  const assigning = new Set<number>();
+  leaves.ids.forEach((id, leaf) => {
+    if (leaves.lineage(id).some((at) => entries.get(at.id)?.assigns || exits.get(at.id)?.assigns)) {
+      assigning.add(leaf);
+    }
+  });
+  return { leaves, n, hops, assigning, children };
+}
+
+const indexIn = (leaves: LeafIndex) => (id: string) => leaves.indexOf(id) as number;
+
+/** An event raised on the way into a leaf is still pending in every leaf its `always` moves lead to. */
+function closeOverAlways(
+  located: Map<number, Set<string>>,
+  pending: (leaf: number) => Set<string>,
+  edges: readonly GraphEdge[],
+  leaves: LeafIndex,
+): void {
+  if (located.size === 0) return;
+  const next = new Map<number, number[]>();
+  for (const edge of edges) {
+    if (edge.kind !== 'always' || edge.targetless) continue;
+    const targets = leaves.entered(edge.target);
+    for (const from of leaves.sourcesOf(edge))
+      next.set(from, [...(next.get(from) ?? []), ...targets]);
+  }
+  const queue = [...located.keys()];
+  for (let leaf = queue.pop(); leaf !== undefined; leaf = queue.pop()) {
+    const events = located.get(leaf) as Set<string>;
+    for (const to of next.get(leaf) ?? []) {
+      const into = pending(to);
+      const before = into.size;
+      for (const event of events) into.add(event);
+      if (into.size > before) queue.push(to);
+    }
+  }
+}
+
+/**
+ * Where, on a leaf's lineage (innermost first), a transition back into that leaf stops exiting:
+ * its source when it targets the source or below without `reenter`, else the nearest compound
+ * state above both (xstate's transition domain). Every state below it is exited and re-entered.
+ */
+function domainOf(edge: GraphEdge, line: readonly GraphNode[]): number {
+  const source = line.findIndex((at) => at.id === edge.source);
+  const target = line.findIndex((at) => at.id === edge.target);
+  if (!edge.reenter && target !== -1 && target <= source) return source;
+  let domain = Math.max(source, target) + 1;
+  while (domain < line.length - 1 && line[domain]?.type === 'parallel') domain++;
+  return domain;
+}
+
+/**
+ * A targetless guarded `always` is taken to fire once per change of what its guard reads ('ate
+ * apple' moves the apple): true when its actions may write a context key the guard's source reads,
+ * or when either side cannot be read (a function-form `assign`, a composite guard).
+ */
+function writesWhatItReads(
+  effects: ActionEffects,
+  guard: unknown,
+  guards: Readonly<Record<string, unknown>>,
+): boolean {
+  if (!effects.assigns) return false;
+  if (effects.writes.has('*')) return true;
+  const name = typeof guard === 'string' ? guard : (guard as { type?: unknown })?.type;
+  const impl = typeof guard === 'function' ? guard : guards[String(name)];
+  if (typeof impl !== 'function' || 'check' in impl) return true;
+  const read = [...sourceOf(impl).matchAll(/\bcontext\??\.(\w+)/g)].map((m) => m[1] as string);
+  return read.length === 0 || read.some((key) => effects.writes.has(key));
+}
