@@ -4,64 +4,58 @@ import type { RunView } from '../runView.js';
 import type { Kit } from './clientKit.js';
 
 /**
- * Draws a laid-out statechart as SVG: back-edges dashed and marked ↻, the run's current state
- * highlighted, states its trace visited tinted, and the loop badge on the state that refines.
+ * Draws a laid-out statechart as SVG, the run's path first: states and edges it took stand out
+ * (each edge taken with `×n`), the rest is quiet until "every state" is ticked, the current state
+ * pulses while live. Back-edges are dashed and marked ↻; the loop badge sits on the state that
+ * refines. Drag to pan, ctrl/⌘ + wheel or the buttons to zoom; the view survives live redraws.
  */
 export function drawChart(kit: Kit, layout: ChartLayout, run: RunView | undefined): Element {
   const { h } = kit;
-  const active = new Set<string>();
-  const addActive = (value: unknown, prefix: string[]) => {
-    if (typeof value === 'string') active.add([...prefix, value].join('.'));
-    else if (typeof value === 'object' && value !== null && prefix.length < 16) {
-      for (const [key, inner] of Object.entries(value)) {
-        active.add([...prefix, key].join('.'));
-        addActive(inner, [...prefix, key]);
-      }
-    }
-  };
-  addActive(run?.value, []);
-  const visited = new Set<string>();
-  for (const entry of run?.trace ?? []) {
-    const state = (entry as { state?: unknown } | null)?.state;
-    if (typeof state === 'string') visited.add(state);
-  }
+  const key = run?.id ?? layout.machineId;
+  const view = kit.views.get(key) ?? { x: 0, y: 0, k: 1, touched: false, all: false };
+  kit.views.set(key, view);
+  const path = kit.takenPath(layout, run);
+  const quiet = !view.all && path.visited.size > 0;
+  const live = run?.status === 'active';
 
   const svg = h('svg:svg', {
     class: 'chart',
-    viewBox: `0 0 ${layout.width} ${layout.height}`,
-    width: layout.width,
-    height: layout.height,
     role: 'img',
     'aria-label': `statechart of ${layout.machineId}`,
-  });
+  }) as SVGSVGElement;
+  svg.style.height = `${Math.max(240, Math.min(620, layout.height + 24))}px`;
   svg.append(
     h(
       'svg:defs',
       {},
-      h(
-        'svg:marker',
-        {
-          id: 'arrow',
-          viewBox: '0 0 10 10',
-          refX: 9,
-          refY: 5,
-          markerWidth: 7,
-          markerHeight: 7,
-          orient: 'auto-start-reverse',
-        },
-        h('svg:path', { d: 'M 0 0 L 10 5 L 0 10 z', class: 'arrow-head' }),
+      ...['arrow', 'arrow-taken'].map((id) =>
+        h(
+          'svg:marker',
+          {
+            id,
+            viewBox: '0 0 10 10',
+            refX: 9,
+            refY: 5,
+            // Marker sizes scale with the stroke: the 3 px path gets a smaller factor.
+            markerWidth: id === 'arrow' ? 7 : 3.6,
+            markerHeight: id === 'arrow' ? 7 : 3.6,
+            orient: 'auto-start-reverse',
+          },
+          h('svg:path', { d: 'M 0 0 L 10 5 L 0 10 z', class: id }),
+        ),
       ),
     ),
   );
 
   const nodes = h('svg:g', { class: 'nodes' });
   for (const node of layout.nodes) {
-    const path = node.path.join('.');
+    const reached = path.visited.has(node.id) || node.type === 'initial';
     const classes = [
       'node',
       `type-${node.type}`,
-      active.has(path) ? 'current' : '',
-      visited.has(node.key) && node.path.length === 1 ? 'visited' : '',
+      path.current.has(node.id) ? `current${live ? ' live' : ''}` : '',
+      path.visited.has(node.id) ? 'visited' : '',
+      quiet && !reached ? 'quiet' : '',
       node.waitsForHuman ? 'human' : '',
     ];
     const group = h('svg:g', { class: classes.filter(Boolean).join(' '), 'data-state': node.id });
@@ -97,18 +91,18 @@ export function drawChart(kit: Kit, layout: ChartLayout, run: RunView | undefine
           }),
         );
       }
-      const label = node.key;
       group.append(
         compound
-          ? h('svg:text', { x: node.x + 10, y: node.y + 20, class: 'compound-label' }, label)
+          ? h('svg:text', { x: node.x + 10, y: node.y + 21, class: 'compound-label' }, node.key)
           : h(
               'svg:text',
               {
                 x: node.x + node.width / 2,
-                y: node.y + node.height / 2 + 4,
+                y: node.y + node.height / 2 + 4.5,
                 'text-anchor': 'middle',
+                class: 'state-label',
               },
-              label,
+              node.key,
             ),
       );
     }
@@ -119,53 +113,202 @@ export function drawChart(kit: Kit, layout: ChartLayout, run: RunView | undefine
   const labels = h('svg:g', { class: 'edge-labels' });
   for (const edge of layout.edges) {
     if (edge.points.length < 2) continue;
+    const count = path.taken.get(edge.id) ?? 0;
+    const tone = [
+      edge.backEdge ? ' back-edge' : '',
+      count > 0 ? ' taken' : '',
+      quiet && count === 0 ? ' quiet' : '',
+    ].join('');
     const d = edge.points.map(([x, y], i) => `${i === 0 ? 'M' : 'L'} ${x} ${y}`).join(' ');
     edges.append(
       h('svg:path', {
         d,
-        class: `edge kind-${edge.kind}${edge.backEdge ? ' back-edge' : ''}`,
-        'stroke-dasharray': edge.backEdge ? '6 4' : undefined,
-        'marker-end': 'url(#arrow)',
+        class: `edge kind-${edge.kind}${tone}`,
+        'marker-end': count > 0 ? 'url(#arrow-taken)' : 'url(#arrow)',
         'data-edge': edge.id,
         'data-source': edge.source,
         'data-target': edge.target,
+        'data-count': count,
       }),
     );
-    const box = edge.labelBox;
-    if (box && edge.label) {
-      labels.append(
-        h(
-          'svg:g',
-          { class: `edge-label${edge.backEdge ? ' back-edge' : ''}`, 'data-edge': edge.id },
-          h('svg:rect', {
-            x: box.x - 2,
-            y: box.y - 1,
-            width: box.width + 4,
-            height: box.height + 2,
-            rx: 3,
-          }),
-          h('svg:text', { x: box.x + 2, y: box.y + box.height - 4 }, edge.label),
-        ),
-      );
+    let centre: [number, number] | undefined;
+    if (edge.labelBox) {
+      centre = [
+        edge.labelBox.x + edge.labelBox.width / 2,
+        edge.labelBox.y + edge.labelBox.height / 2,
+      ];
+    } else if (count > 1) {
+      const [a, b] = [edge.points[0], edge.points[1]] as [[number, number], [number, number]];
+      centre = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
     }
+    if (!centre) continue;
+    const counted = count > 0 && (edge.label || count > 1) ? `×${count}` : '';
+    const text = [edge.label, counted].filter(Boolean).join(' ');
+    const width = text.length * 7.3 + 8;
+    labels.append(
+      h(
+        'svg:g',
+        { class: `edge-label${tone}`, 'data-edge': edge.id },
+        h('svg:rect', { x: centre[0] - width / 2, y: centre[1] - 9, width, height: 18, rx: 4 }),
+        h(
+          'svg:text',
+          { x: centre[0], y: centre[1] + 4, 'text-anchor': 'middle' },
+          edge.label,
+          counted ? h('svg:tspan', { class: 'count', dx: edge.label ? 7 : 0 }, counted) : null,
+        ),
+      ),
+    );
   }
-  svg.append(edges, nodes, labels);
+  const canvas = h('svg:g', { class: 'canvas' }, edges, nodes, labels);
+  svg.append(canvas);
 
   const badge = kit.loopBadge(run);
   if (badge) {
     const anchor = layout.nodes.find((node) => node.id === layout.loopNode);
-    const width = badge.text.length * 8 + 16;
+    const width = badge.text.length * 8 + 18;
     const x = anchor ? anchor.x + anchor.width - width / 2 : layout.width - width - 4;
-    const y = anchor ? anchor.y - 11 : 4;
-    svg.append(
+    const y = anchor ? anchor.y - 12 : 4;
+    canvas.append(
       h(
         'svg:g',
         { class: `loop-badge${badge.atCap ? ' at-cap' : ''}`, 'data-testid': 'loop-badge' },
         h('svg:title', {}, 'refine cycles / maxRetries'),
-        h('svg:rect', { x, y, width, height: 20, rx: 10 }),
-        h('svg:text', { x: x + width / 2, y: y + 14, 'text-anchor': 'middle' }, badge.text),
+        h('svg:rect', { x, y, width, height: 22, rx: 11 }),
+        h('svg:text', { x: x + width / 2, y: y + 15.5, 'text-anchor': 'middle' }, badge.text),
       ),
     );
   }
-  return svg;
+
+  // The view: (x, y) is the chart point at the top-left corner, k the zoom.
+  const apply = () => {
+    const width = svg.clientWidth || 1;
+    const height = svg.clientHeight || 1;
+    svg.setAttribute('viewBox', `${view.x} ${view.y} ${width / view.k} ${height / view.k}`);
+  };
+  const frame = () => {
+    const width = svg.clientWidth || 1;
+    const height = svg.clientHeight || 1;
+    const shown = layout.nodes.filter(
+      (node) =>
+        view.all ||
+        path.visited.size === 0 ||
+        path.visited.has(node.id) ||
+        node.id === `${layout.machineId}#initial`,
+    );
+    const pad = 28;
+    const box = shown.reduce(
+      (b, node) => ({
+        x0: Math.min(b.x0, node.x - pad),
+        y0: Math.min(b.y0, node.y - pad),
+        x1: Math.max(b.x1, node.x + node.width + pad),
+        y1: Math.max(b.y1, node.y + node.height + pad),
+      }),
+      { x0: Number.POSITIVE_INFINITY, y0: Number.POSITIVE_INFINITY, x1: 0, y1: 0 },
+    );
+    const fit = Math.min(width / (box.x1 - box.x0), height / (box.y1 - box.y0));
+    // The path opens at a zoom that keeps 12 px edge labels at least 11 px on screen.
+    view.k = Math.min(1.15, view.all ? fit : Math.max(11 / 12, fit));
+    view.x = (box.x0 + box.x1) / 2 - width / view.k / 2;
+    view.y = fit < view.k ? box.y0 : (box.y0 + box.y1) / 2 - height / view.k / 2;
+    // A path too large for the view at this zoom: keep the current state in sight.
+    const now = layout.nodes.find((node) => path.current.has(node.id) && node.type !== 'compound');
+    if (now) {
+      const right = view.x + width / view.k;
+      if (now.x + now.width + pad > right) view.x += now.x + now.width + pad - right;
+      if (now.x - pad < view.x) view.x = now.x - pad;
+      const bottom = view.y + height / view.k;
+      if (now.y + now.height + pad > bottom) view.y += now.y + now.height + pad - bottom;
+    }
+  };
+  const zoom = (factor: number, at?: [number, number]) => {
+    const width = svg.clientWidth || 1;
+    const height = svg.clientHeight || 1;
+    const [px, py] = at ?? [width / 2, height / 2];
+    const k = Math.max(0.1, Math.min(4, view.k * factor));
+    view.x += px / view.k - px / k;
+    view.y += py / view.k - py / k;
+    view.k = k;
+    view.touched = true;
+    apply();
+  };
+  const observer = new ResizeObserver(() => {
+    if (!svg.isConnected) {
+      observer.disconnect();
+      return;
+    }
+    if (!view.touched) frame();
+    apply();
+  });
+  observer.observe(svg);
+
+  let drag: { x: number; y: number } | undefined;
+  svg.addEventListener('pointerdown', (event) => {
+    drag = { x: event.clientX, y: event.clientY };
+    svg.setPointerCapture(event.pointerId);
+  });
+  svg.addEventListener('pointermove', (event) => {
+    if (!drag) return;
+    view.x -= (event.clientX - drag.x) / view.k;
+    view.y -= (event.clientY - drag.y) / view.k;
+    drag = { x: event.clientX, y: event.clientY };
+    view.touched = true;
+    apply();
+  });
+  svg.addEventListener('pointerup', () => {
+    drag = undefined;
+  });
+  svg.addEventListener(
+    'wheel',
+    (event) => {
+      if (!event.ctrlKey && !event.metaKey) return;
+      event.preventDefault();
+      const rect = svg.getBoundingClientRect();
+      zoom(Math.exp(-event.deltaY / 300), [event.clientX - rect.left, event.clientY - rect.top]);
+    },
+    { passive: false },
+  );
+
+  const button = (label: string, title: string, action: () => void) => {
+    const element = h('button', { type: 'button', title }, label);
+    element.addEventListener('click', action);
+    return element;
+  };
+  const all = h('input', { type: 'checkbox', 'data-testid': 'show-all' }) as HTMLInputElement;
+  all.checked = view.all;
+  all.addEventListener('change', () => {
+    view.all = all.checked;
+    view.touched = false;
+    const next = kit.drawChart(kit, layout, run);
+    svg.closest('.chart-view')?.replaceWith(next);
+  });
+  const tools = h(
+    'div',
+    { class: 'chart-tools' },
+    button('−', 'zoom out', () => zoom(1 / 1.25)),
+    button('+', 'zoom in', () => zoom(1.25)),
+    button('Fit', 'frame the path (or every state)', () => {
+      view.touched = false;
+      frame();
+      apply();
+    }),
+    h(
+      'label',
+      { title: 'draw the states and transitions the run did not reach in full colour' },
+      all,
+      ' every state',
+    ),
+    h('span', { class: 'muted hint' }, 'drag to pan · ctrl/⌘ + wheel to zoom'),
+  );
+  const legend = h(
+    'ul',
+    { class: 'legend', 'data-testid': 'legend' },
+    h('li', {}, h('span', { class: 'key taken' }), 'taken, ×n times'),
+    h('li', {}, h('span', { class: 'key back' }), '↻ back-edge: closes a loop, capped by a guard'),
+    h('li', {}, h('span', { class: 'key current' }), live ? 'current state' : 'final state'),
+    quiet ? h('li', {}, h('span', { class: 'key quiet' }), 'not reached') : null,
+    badge
+      ? h('li', {}, h('span', { class: 'key badge' }, 'n/max'), 'refine cycles / maxRetries')
+      : null,
+  );
+  return h('div', { class: 'chart-view' }, tools, svg, legend);
 }
