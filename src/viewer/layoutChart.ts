@@ -32,6 +32,27 @@ function elk(): Promise<ElkLayout> {
 }
 
 /**
+ * Loads ELK and lays out a two-state graph, so the first real chart does not wait for either
+ * (`startViewer` calls it when it starts). Never rejects.
+ * @example void warmUpLayout();
+ */
+export async function warmUpLayout(): Promise<void> {
+  try {
+    await (await elk())({
+      id: 'warm-up',
+      layoutOptions: rootOptions,
+      children: [
+        { id: 'a', width: 72, height: NODE_HEIGHT },
+        { id: 'b', width: 72, height: NODE_HEIGHT },
+      ],
+      edges: [{ id: 'a-b', sources: ['a'], targets: ['b'] }],
+    });
+  } catch {
+    // A broken ELK shows up as the chart error of the first run instead.
+  }
+}
+
+/**
  * Lays a machine graph out with ELK's layered algorithm (top to bottom, orthogonal routes) and
  * returns absolute boxes and routes. The root is the canvas; machine-level transitions start from
  * an `any state` box; each compound state gets an initial dot.
@@ -77,9 +98,7 @@ async function computeLayout(graph: MachineJson): Promise<ChartLayout> {
     elkNodes.get(parentId)?.children?.push(elkNode);
   };
   const addEdge = (edge: Omit<ChartEdge, 'points' | 'labelBox'>) => {
-    const labels = edge.label
-      ? [{ text: edge.label, ...labelSize(edge.label) }]
-      : [];
+    const labels = edge.label ? [{ text: edge.label, ...labelSize(edge.label) }] : [];
     // Back-edges go in reversed, so ELK layers the chart along our DFS order (initial state first).
     const [from, to] = edge.backEdge ? [edge.target, edge.source] : [edge.source, edge.target];
     edges.push({ ...edge, elk: { id: edge.id, sources: [from], targets: [to], labels } });

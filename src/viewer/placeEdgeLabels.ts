@@ -60,7 +60,8 @@ export function distanceToRoute([px, py]: Point, points: readonly Point[]): numb
     const dx = bx - ax;
     const dy = by - ay;
     const length = dx * dx + dy * dy;
-    const t = length === 0 ? 0 : Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / length));
+    const t =
+      length === 0 ? 0 : Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / length));
     best = Math.min(best, Math.hypot(ax + t * dx - px, ay + t * dy - py));
   }
   return best;

@@ -5,7 +5,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import type { ChartLayout } from './ChartLayout.js';
 import { coalesceUpdates } from './coalesceUpdates.js';
 import { graphFromDefinition } from './graphFromDefinition.js';
-import { layoutChart } from './layoutChart.js';
+import { layoutChart, warmUpLayout } from './layoutChart.js';
 import { renderPage } from './page/renderPage.js';
 import { parseInspection } from './parseInspection.js';
 import { RunStore, type RunStoreLimits } from './RunStore.js';
@@ -58,6 +58,7 @@ export async function startViewer(options: ViewerOptions = {}): Promise<RunViewe
   let connections = 0;
   let port = 0;
   const page = renderPage({ mode: 'live', watchPath: WATCH_PATH }, 'loopchart run viewer');
+  const warm = warmUpLayout();
 
   const send = (watcher: WebSocket, text: string) => {
     if (watcher.bufferedAmount > MAX_WATCHER_BACKLOG) watcher.terminate();
@@ -190,6 +191,7 @@ export async function startViewer(options: ViewerOptions = {}): Promise<RunViewe
     runs: () => store.list(),
     close: async () => {
       updates.stop();
+      await warm;
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       server.closeAllConnections();

@@ -100,14 +100,29 @@ export function drawRun(
         : `${show(field(verdictError, 'severity'), 40) || 'no diagnostic'}: ${show(field(verdictError, 'message'), 4000)}`;
 
   const panel = (title: string, testId: string, ...body: Element[]) =>
-    h('div', { class: `panel panel-${testId}`, 'data-testid': `panel-${testId}` }, h('h3', {}, title), ...body);
+    h(
+      'div',
+      { class: `panel panel-${testId}`, 'data-testid': `panel-${testId}` },
+      h('h3', {}, title),
+      ...body,
+    );
   const side: Element[] = [];
   if (run.candidate !== undefined)
     side.push(
-      panel('Last candidate', 'candidate', h('pre', { class: 'candidate', 'data-testid': 'candidate' }, show(run.candidate))),
+      panel(
+        'Last candidate',
+        'candidate',
+        h('pre', { class: 'candidate', 'data-testid': 'candidate' }, show(run.candidate)),
+      ),
     );
   if (verdict !== undefined)
-    side.push(panel('Validator', 'verdict', h('p', { class: 'verdict', 'data-testid': 'verdict' }, verdictText)));
+    side.push(
+      panel(
+        'Validator',
+        'verdict',
+        h('p', { class: 'verdict', 'data-testid': 'verdict' }, verdictText),
+      ),
+    );
   if (run.pending !== undefined)
     side.push(panel('Waiting for a person', 'pending', h('pre', {}, show(run.pending, 4000))));
   if (!isOutcome && output !== undefined)

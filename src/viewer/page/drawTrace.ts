@@ -22,7 +22,8 @@ export function drawTrace(kit: Kit, run: RunView): { heading: string; list: Elem
   let summed = 0;
   let costed = false;
   for (const entry of trace) {
-    const end = (number(field(entry, 'startedAt')) ?? first) + (number(field(entry, 'durationMs')) ?? 0);
+    const end =
+      (number(field(entry, 'startedAt')) ?? first) + (number(field(entry, 'durationMs')) ?? 0);
     last = Math.max(last, end);
     const cost = number(field(entry, 'cost'));
     if (cost !== undefined) {
@@ -53,7 +54,9 @@ export function drawTrace(kit: Kit, run: RunView): { heading: string; list: Elem
           { class: 'meta' },
           `attempt ${show(field(entry, 'attempt'), 12)} · refine ${show(field(entry, 'retryCount'), 12)} · ${duration} ms`,
         ),
-        cost === undefined ? null : h('span', { class: 'cost', 'data-testid': 'step-cost' }, `cost ${money(cost)}`),
+        cost === undefined
+          ? null
+          : h('span', { class: 'cost', 'data-testid': 'step-cost' }, `cost ${money(cost)}`),
         field(entry, 'failureKind') === undefined
           ? null
           : h('span', { class: 'pill bad' }, show(field(entry, 'failureKind'), 40)),
