@@ -153,8 +153,8 @@ export function drawChart(kit: Kit, layout: ChartLayout, run: RunView | undefine
         h(
           'svg:text',
           { x: centre[0], y: centre[1] + 4, 'text-anchor': 'middle' },
-          edge.label,
-          counted ? h('svg:tspan', { class: 'count', dx: edge.label ? 7 : 0 }, counted) : null,
+          edge.label && counted ? `${edge.label} ` : edge.label,
+          counted ? h('svg:tspan', { class: 'count' }, counted) : null,
         ),
       ),
     );
