@@ -69,12 +69,13 @@ export function show(value: unknown, max = 20000): string {
 
 /**
  * A rationale as a person reads it: the quoted messages in it are JSON string literals
- * (`"line one\nline \"two\""`), shown here decoded, in curly quotes, with their line breaks.
+ * (`"line one\nline \"two\""`, or cut short with `…`), shown decoded, in curly quotes, with their
+ * line breaks.
  */
 export function readable(text: string): string {
-  return text.replace(/"((?:[^"\\\n]|\\.)*)"/g, (literal) => {
+  return text.replace(/"((?:[^"\\\n]|\\.)*)("|…)/g, (literal, inner: string, end: string) => {
     try {
-      return `“${JSON.parse(literal)}”`;
+      return `“${JSON.parse(`"${inner}"`)}${end === '…' ? '…' : ''}”`;
     } catch {
       return literal;
     }
