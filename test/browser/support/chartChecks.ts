@@ -1,11 +1,16 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+
+// Each check finds its elements and measures them in one step inside the page (`page.evaluate`),
+// so a live redraw between finding and measuring cannot hand it a detached element.
 
 /**
  * For every edge label on the chart: the edge whose route (read back from the drawn `<path>`) lies
  * nearest the label's centre, and how far it and the label's own edge are.
  */
 export function labelNeighbours(page: Page) {
-  return page.locator('svg.chart').evaluate((svg) => {
+  return page.evaluate(() => {
+    const svg = document.querySelector('svg.chart');
+    if (!svg) throw new Error('no chart on the page');
     const routes = [...svg.querySelectorAll<SVGPathElement>('path.edge')].map((path) => ({
       id: path.getAttribute('data-edge') ?? '',
       points: [...(path.getAttribute('d') ?? '').matchAll(/[ML] (-?[\d.]+) (-?[\d.]+)/g)].map(
@@ -65,8 +70,10 @@ export function stateLabelSizes(page: Page) {
  * Whether `element` is fully visible inside every scrolling or clipping box around it (a trace row
  * cut off by its list's scroll box is not), and whether that list needs scrolling at all.
  */
-export function clipping(element: Locator) {
-  return element.evaluate((node) => {
+export function clipping(page: Page, selector: string) {
+  return page.evaluate((selector) => {
+    const node = document.querySelector(selector);
+    if (!node) throw new Error(`nothing matches ${selector}`);
     const rect = node.getBoundingClientRect();
     const clippedBy: string[] = [];
     for (let box = node.parentElement; box; box = box.parentElement) {
@@ -82,7 +89,7 @@ export function clipping(element: Locator) {
       clippedBy,
       listScrolls: list ? list.scrollHeight > list.clientHeight + 1 : false,
     };
-  });
+  }, selector);
 }
 
 /** Every panel's heading and how much text it holds below the heading. */
