@@ -132,7 +132,10 @@ describe("the demo's five run reports at 1280 px in headless Chromium", () => {
       // The whole trace shows: its list does not scroll, and its last row (the decision) is not clipped.
       const rows = page.locator('[data-testid=timeline] > li');
       expect(await rows.count()).toBe(report.outcome.trace.length);
-      expect(await clipping(page, '[data-testid=timeline] > li:last-child')).toEqual({ clippedBy: [], listScrolls: false });
+      expect(await clipping(page, '[data-testid=timeline] > li:last-child')).toEqual({
+        clippedBy: [],
+        listScrolls: false,
+      });
       const decision = report.outcome.trace.findLast((entry) => entry.decision)?.decision;
       expect(
         await page.locator('[data-testid=timeline] > li.decision').last().textContent(),

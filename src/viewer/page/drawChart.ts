@@ -47,6 +47,8 @@ export function drawChart(kit: Kit, layout: ChartLayout, run: RunView | undefine
     ),
   );
 
+  // Compound boxes go under the edges (edges run inside them), other states over the edges.
+  const containers = h('svg:g', { class: 'containers' });
   const nodes = h('svg:g', { class: 'nodes' });
   for (const node of layout.nodes) {
     const reached = path.visited.has(node.id) || node.type === 'initial';
@@ -106,7 +108,7 @@ export function drawChart(kit: Kit, layout: ChartLayout, run: RunView | undefine
             ),
       );
     }
-    nodes.append(group);
+    (node.type === 'compound' || node.type === 'parallel' ? containers : nodes).append(group);
   }
 
   const edges = h('svg:g', { class: 'edges' });
@@ -159,7 +161,7 @@ export function drawChart(kit: Kit, layout: ChartLayout, run: RunView | undefine
       ),
     );
   }
-  const canvas = h('svg:g', { class: 'canvas' }, edges, nodes, labels);
+  const canvas = h('svg:g', { class: 'canvas' }, containers, edges, nodes, labels);
   svg.append(canvas);
 
   const badge = kit.loopBadge(run);

@@ -24,6 +24,16 @@ export function drawRun(
   const ok = field(output, 'ok');
   const error = field(output, 'error');
 
+  const leaves = (value: unknown, depth: number): string[] =>
+    typeof value === 'string'
+      ? [value]
+      : typeof value === 'object' && value !== null && depth < 16
+        ? Object.entries(value).flatMap(([key, inner]) =>
+            leaves(inner, depth + 1).map((leaf) => `${key}.${leaf}`),
+          )
+        : [];
+  const where = leaves(run.value, 0).join(', ').slice(0, 300);
+
   let banner: Element;
   if (run.status === 'done') {
     const tone = ok === true ? 'ok' : ok === false ? 'bad' : 'neutral';
@@ -55,7 +65,7 @@ export function drawRun(
       h('strong', { class: 'status' }, isOutcome ? status : 'done'),
       typeof rationale === 'string'
         ? h('span', { class: 'rationale' }, kit.readable(show(rationale, 2000)))
-        : h('span', { class: 'muted' }, `in ${show(run.value, 200)}`),
+        : h('span', { class: 'muted' }, `in ${where}`),
       error === undefined ? null : h('h3', {}, 'LoopError'),
       error === undefined ? null : facts,
     );
@@ -67,7 +77,6 @@ export function drawRun(
       h('span', {}, run.errorMessage ?? ''),
     );
   } else {
-    const where = typeof run.value === 'string' ? run.value : show(run.value, 200);
     banner = h(
       'section',
       { class: 'banner running', 'data-testid': 'status-banner', 'data-status': run.status },
