@@ -145,6 +145,8 @@ describe("the demo's five run reports at 1280 px in headless Chromium", () => {
       expect(panels.filter((panel) => panel.bodyLength === 0)).toEqual([]);
       expect(panels.map((panel) => panel.heading)).not.toContain('Inspection events (0)');
       const title = await page.title();
+      // innerText: the text a reader sees (textContent would count the boot data too).
+      // biome-ignore lint/performance/useDomNodeTextContent: what is shown, not the markup's text
       expect((await page.locator('body').innerText()).split(title).length - 1).toBe(1);
       // A rationale reads as text: no JSON escapes left in it.
       const rationales = await page.locator('.rationale').allTextContents();

@@ -4,6 +4,7 @@ import type { RunView } from '../runView.js';
 import type { drawChart } from './drawChart.js';
 import type { drawRun } from './drawRun.js';
 import type { drawTrace } from './drawTrace.js';
+import type { panZoom } from './panZoom.js';
 import type { takenPath } from './takenPath.js';
 
 /** How one run's chart is framed: `(x, y)` the chart point at the top-left, `k` the zoom. */
@@ -26,6 +27,7 @@ export interface Kit {
   takenPath: typeof takenPath;
   drawChart: typeof drawChart;
   drawTrace: typeof drawTrace;
+  panZoom: typeof panZoom;
   drawRun: typeof drawRun;
   /** Chart views by run, kept across redraws. */
   views: Map<string, ChartView>;

@@ -4,6 +4,7 @@ import { drawChart } from './drawChart.js';
 import { drawRun } from './drawRun.js';
 import { drawTrace } from './drawTrace.js';
 import { PAGE_STYLES } from './pageStyles.js';
+import { panZoom } from './panZoom.js';
 import { type PageBoot, startPage } from './startPage.js';
 import { takenPath } from './takenPath.js';
 
@@ -12,7 +13,8 @@ const SCRIPT = [
   "'use strict';",
   '(() => {',
   `const kit = { h: ${h}, show: ${show}, readable: ${readable}, loopBadge: ${loopBadge}, takenPath: ${takenPath},`,
-  `  drawChart: ${drawChart}, drawTrace: ${drawTrace}, drawRun: ${drawRun}, views: new Map() };`,
+  `  drawChart: ${drawChart}, panZoom: ${panZoom}, drawTrace: ${drawTrace}, drawRun: ${drawRun},`,
+  '  views: new Map() };',
   `const boot = JSON.parse(document.getElementById('boot').textContent);`,
   `(${startPage})(kit, boot);`,
   '})();',
