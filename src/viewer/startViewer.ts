@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { createLoopMachine } from '../machines/loopMachine.js';
 import type { ChartLayout } from './ChartLayout.js';
 import { coalesceUpdates } from './coalesceUpdates.js';
 import { graphFromDefinition } from './graphFromDefinition.js';
@@ -11,6 +12,7 @@ import { parseInspection } from './parseInspection.js';
 import { RunStore, type RunStoreLimits } from './RunStore.js';
 import { isAllowedHost, isAllowedOrigin } from './requestChecks.js';
 import type { RunView } from './runView.js';
+import { toJsonSafe } from './toJsonSafe.js';
 
 /** Options of `startViewer`. */
 export interface ViewerOptions extends Partial<RunStoreLimits> {
@@ -58,7 +60,9 @@ export async function startViewer(options: ViewerOptions = {}): Promise<RunViewe
   let connections = 0;
   let port = 0;
   const page = renderPage({ mode: 'live', watchPath: WATCH_PATH }, 'loopchart run viewer');
-  const warm = warmUpLayout();
+  // The default loop as a reporter sends it: its chart is then ready before the first run.
+  const warm = (async () =>
+    warmUpLayout(graphFromDefinition(JSON.stringify(toJsonSafe(defaultLoop().config)))))();
 
   const send = (watcher: WebSocket, text: string) => {
     if (watcher.bufferedAmount > MAX_WATCHER_BACKLOG) watcher.terminate();
@@ -199,6 +203,9 @@ export async function startViewer(options: ViewerOptions = {}): Promise<RunViewe
     },
   };
 }
+
+const defaultLoop = () =>
+  createLoopMachine({ attempt: () => undefined, validate: () => ({ valid: true }) });
 
 function reply(response: ServerResponse, status: number, type: string, body: string) {
   response.writeHead(status, {
