@@ -1,35 +1,23 @@
 import { createWebSocketInspector } from '@statelyai/inspect';
-import { runLoop } from 'loopchart';
-import { connectToViewer, type RunViewer, startViewer } from 'loopchart/viewer';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, setup } from 'xstate';
-import { correctable, deferred, valid } from '../support/scriptedSteps.js';
-import { launchChromium } from './support/browser.js';
 import {
   clipping,
   labelNeighbours,
   panelContents,
   stateLabelSizes,
 } from './support/chartChecks.js';
+import { gatedLoop, viewerAndBrowser } from './support/viewerTestKit.js';
 
-const HOOK_TIMEOUT = 60_000;
 const LAST_ROW = '[data-testid=timeline] > li:last-child';
 const poll = { timeout: 15_000, interval: 50 };
-let viewer: RunViewer;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
-beforeAll(async () => {
-  [viewer, browser] = await Promise.all([startViewer({ port: 0 }), launchChromium()]);
-}, HOOK_TIMEOUT);
-afterAll(async () => {
-  await browser?.close();
-  await viewer?.close();
-}, HOOK_TIMEOUT);
+const env = viewerAndBrowser();
 
 async function openViewer() {
-  const tab = await browser.page();
+  const tab = await env.browser.page();
   await tab.page.setViewportSize({ width: 1280, height: 900 });
-  await tab.page.goto(viewer.url);
+  await tab.page.goto(env.viewer.url);
   await expect.poll(() => tab.page.locator('#connection').textContent(), poll).toBe('live');
   return tab;
 }
@@ -48,20 +36,7 @@ const currentState = (page: Page) =>
 describe('the live viewer at 1280 px', () => {
   it('keeps the newest trace row and event in sight as a loop runs, and pauses when the user scrolls up', async () => {
     const { page, errors } = await openViewer();
-    const gates = Array.from({ length: 12 }, () => deferred<void>());
-    const connection = connectToViewer(viewer.inspectUrl, { onError: () => {} });
-    const running = runLoop<string, string>(
-      {
-        maxRetries: 12,
-        attempt: async ({ attempt }) => {
-          await gates[attempt - 1]?.promise;
-          return `draft ${attempt}`;
-        },
-        validate: (draft) => (draft === 'draft 12' ? valid : correctable(`not yet (${draft})`)),
-      },
-      'q',
-      { inspect: connection.inspect },
-    );
+    const { gates, connection, running } = gatedLoop(env.viewer.inspectUrl, 12, 12);
     const trace = page.locator('[data-testid=timeline]');
     const lastRow = () => page.locator(LAST_ROW);
     await expect.poll(() => badgeText(page), poll).toBe('max 12');
@@ -81,7 +56,7 @@ describe('the live viewer at 1280 px', () => {
     await expect.poll(async () => (await clipping(page, LAST_ROW)).clippedBy, poll).toEqual([]);
     expect(await lastRow().textContent()).toContain('refining');
     expect((await clipping(page, '[data-scroll=events] > li:last-child')).clippedBy).toEqual([]);
-    await browser.screenshot(page, 'viewer-live');
+    await env.browser.screenshot(page, 'viewer-live');
 
     // Scrolled up, the list stays where the user put it and offers the way back.
     await trace.evaluate((list) => {
@@ -143,7 +118,7 @@ describe('the live viewer at 1280 px', () => {
       on: { POWER_CUT: '.broken' },
     });
     const { page, errors } = await openViewer();
-    const inspector = createWebSocketInspector({ url: viewer.inspectUrl });
+    const inspector = createWebSocketInspector({ url: env.viewer.inspectUrl });
     const actor = createActor(machine, { inspect: inspector.inspect }).start();
     try {
       const states = () =>
@@ -198,7 +173,7 @@ describe('the live viewer at 1280 px', () => {
       expect((await stateLabelSizes(page)).filter((size) => size.px < 11)).toEqual([]);
       expect((await panelContents(page)).filter((panel) => panel.bodyLength === 0)).toEqual([]);
       expect(await page.locator('[data-testid=panel-events]').count()).toBe(1);
-      await browser.screenshot(page, 'viewer-any-machine');
+      await env.browser.screenshot(page, 'viewer-any-machine');
       actor.send({ type: 'STOP' });
       await expect.poll(() => currentState(page), poll).toBe('crossing.green');
       expect(
