@@ -1,3 +1,4 @@
+import { activeLeaves, appendStep } from './activeLeaves.js';
 import type { InspectionMessage } from './parseInspection.js';
 import { applySnapshot, type EventSummary, type RunView, valueText } from './runView.js';
 
@@ -63,6 +64,8 @@ export class RunStore {
     }
     if (message.type === '@xstate.snapshot' && isRoot) {
       record.view = applySnapshot(record.view, message.snapshot);
+      const steps = appendStep(record.view.steps, activeLeaves(record.view.value));
+      record.view = { ...record.view, steps };
     }
     this.#remember(record, message, now);
     return { run: record.view, ...(definition === undefined ? {} : { definition }), evicted };

@@ -2,14 +2,23 @@ import { createMachine } from 'xstate';
 import type { MachineJson } from '../diagram/toMachineJson.js';
 import { toMachineJson } from '../diagram/toMachineJson.js';
 
+/** What `@statelyai/inspect` writes (through safe-stable-stringify) past its depth limit. */
+const CUT_OFF: Record<string, unknown> = { '[Object]': {}, '[Array]': [], '[Circular]': undefined };
+
 /**
  * Rebuilds the machine graph from the `definition` an inspector sends (the machine's raw config as
  * JSON, `always` included): XState reads the config again, so `machineGraph` stays the only
  * extractor. Named guards and invoked actors keep their names; implementations are not needed.
+ * Parts cut off by the inspector's `serializationDepthLimit` (default 10) become empty states and
+ * transitions, so a deep machine is still drawn down to that depth.
  * @example graphFromDefinition(actorEvent.definition).edges.length
  */
 export function graphFromDefinition(definition: string): MachineJson {
-  const config: unknown = JSON.parse(definition);
+  const config: unknown = JSON.parse(definition, (_key, value: unknown) =>
+    typeof value === 'string' && Object.hasOwn(CUT_OFF, value)
+      ? structuredClone(CUT_OFF[value])
+      : value,
+  );
   if (typeof config !== 'object' || config === null || Array.isArray(config)) {
     throw new Error('the definition is not a machine config object');
   }

@@ -4,12 +4,18 @@ import { edgeLabel } from '../diagram/edgeLabel.js';
 import type { MachineJson } from '../diagram/toMachineJson.js';
 import { ANY_STATE_LABEL } from '../diagram/toMermaid.js';
 import type { ChartEdge, ChartLayout, ChartNode } from './ChartLayout.js';
+import { placeEdgeLabels } from './placeEdgeLabels.js';
 
 /** States beyond this are not drawn (the layout would take too long to be useful). */
 export const MAX_CHART_STATES = 400;
-const CHAR = { node: 7.3, label: 6.7 };
-const NODE_HEIGHT = 34;
-const LABEL_HEIGHT = 15;
+/** Widths of one monospace character at the page's sizes (13 px states, 12 px edge labels). */
+const CHAR = { node: 7.9, label: 7.3 };
+const NODE_HEIGHT = 36;
+const LABEL_HEIGHT = 17;
+const labelSize = (text: string) => ({
+  width: Math.ceil(text.length * CHAR.label) + 8,
+  height: LABEL_HEIGHT,
+});
 const COMPOUND_PADDING = '[top=34,left=14,bottom=14,right=14]';
 
 type ElkLayout = (graph: ElkNode) => Promise<ElkNode>;
@@ -31,6 +37,20 @@ function elk(): Promise<ElkLayout> {
     },
   );
   return elkLayout;
+}
+
+/**
+ * Loads ELK and lays `graph` out once, so the first real chart waits neither for ELK's 1.6 MB nor
+ * for its code to warm up (a chart of the same machine is then a cache hit). `startViewer` calls it
+ * with the default loop when it starts. Never rejects.
+ * @example void warmUpLayout(toMachineJson(createLoopMachine(steps)));
+ */
+export async function warmUpLayout(graph: MachineJson): Promise<void> {
+  try {
+    await layoutChart(graph);
+  } catch {
+    // A broken ELK shows up as the chart error of the first run instead.
+  }
 }
 
 /**
@@ -79,9 +99,7 @@ async function computeLayout(graph: MachineJson): Promise<ChartLayout> {
     elkNodes.get(parentId)?.children?.push(elkNode);
   };
   const addEdge = (edge: Omit<ChartEdge, 'points' | 'labelBox'>) => {
-    const labels = edge.label
-      ? [{ text: edge.label, width: edge.label.length * CHAR.label + 6, height: LABEL_HEIGHT }]
-      : [];
+    const labels = edge.label ? [{ text: edge.label, ...labelSize(edge.label) }] : [];
     // Back-edges go in reversed, so ELK layers the chart along our DFS order (initial state first).
     const [from, to] = edge.backEdge ? [edge.target, edge.source] : [edge.source, edge.target];
     edges.push({ ...edge, elk: { id: edge.id, sources: [from], targets: [to], labels } });
@@ -144,12 +162,18 @@ async function computeLayout(graph: MachineJson): Promise<ChartLayout> {
     if (box) nodes.push({ ...node, ...box });
   }
   const routed = new Map((laidOut.edges ?? []).map((edge) => [edge.id, edge as ElkExtendedEdge]));
+  const placed = edges.map(({ elk: _elk, ...edge }) => routeOf(edge, routed.get(edge.id), offsets));
+  // ELK's own label spots can sit nearer another edge; ours sit on the edge's own route.
+  const labels = placeEdgeLabels(nodes, placed, labelSize);
   return {
     machineId: graph.id,
     width: Math.ceil(laidOut.width ?? 0),
     height: Math.ceil(laidOut.height ?? 0),
     nodes,
-    edges: edges.map(({ elk: _elk, ...edge }) => placeEdge(edge, routed.get(edge.id), offsets)),
+    edges: placed.map((edge) => {
+      const labelBox = labels.get(edge.id);
+      return labelBox ? { ...edge, labelBox } : edge;
+    }),
     ...loopNodeOf(graph.nodes),
   };
 }
@@ -205,8 +229,8 @@ function absoluteOffsets(root: ElkNode): Map<string, Box> {
   return boxes;
 }
 
-function placeEdge(
-  edge: Omit<ChartEdge, 'points'>,
+function routeOf(
+  edge: Omit<ChartEdge, 'points' | 'labelBox'>,
   routed: ElkExtendedEdge | undefined,
   offsets: Map<string, Box>,
 ): ChartEdge {
@@ -217,22 +241,8 @@ function placeEdge(
       points.push([round(origin.x + point.x), round(origin.y + point.y)]);
     }
   }
-  const label = routed?.labels?.[0];
   if (edge.backEdge) points.reverse();
-  return {
-    ...edge,
-    points,
-    ...(label && edge.label
-      ? {
-          labelBox: {
-            x: round(origin.x + (label.x ?? 0)),
-            y: round(origin.y + (label.y ?? 0)),
-            width: round(label.width ?? 0),
-            height: round(label.height ?? 0),
-          },
-        }
-      : {}),
-  };
+  return { ...edge, points };
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;

@@ -21,6 +21,8 @@ export interface RunView {
   verdict?: unknown;
   pending?: unknown;
   trace: unknown[];
+  /** The root's active leaf states after each change, oldest first (newest `MAX_STEPS` kept). */
+  steps?: string[][];
   /** The `LoopOutcome` (or any machine's output) once done. */
   output?: unknown;
   errorMessage?: string;

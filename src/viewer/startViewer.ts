@@ -2,17 +2,19 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { createLoopMachine } from '../machines/loopMachine.js';
 import type { CheckpointStore } from '../persistence/CheckpointStore.js';
 import type { ChartLayout } from './ChartLayout.js';
 import { coalesceUpdates } from './coalesceUpdates.js';
 import { graphFromDefinition } from './graphFromDefinition.js';
 import { HEALTH_PATH, healthResponse } from './health/healthRoute.js';
-import { layoutChart } from './layoutChart.js';
+import { layoutChart, warmUpLayout } from './layoutChart.js';
 import { renderPage } from './page/renderPage.js';
 import { parseInspection } from './parseInspection.js';
 import { RunStore, type RunStoreLimits } from './RunStore.js';
 import { isAllowedHost, isAllowedOrigin } from './requestChecks.js';
 import type { RunView } from './runView.js';
+import { toJsonSafe } from './toJsonSafe.js';
 
 /** Options of `startViewer`. */
 export interface ViewerOptions extends Partial<RunStoreLimits> {
@@ -63,6 +65,9 @@ export async function startViewer(options: ViewerOptions = {}): Promise<RunViewe
   let connections = 0;
   let port = 0;
   const page = renderPage({ mode: 'live', watchPath: WATCH_PATH }, 'loopchart run viewer');
+  // The default loop as a reporter sends it: its chart is then ready before the first run.
+  const warm = (async () =>
+    warmUpLayout(graphFromDefinition(JSON.stringify(toJsonSafe(defaultLoop().config)))))();
 
   const send = (watcher: WebSocket, text: string) => {
     if (watcher.bufferedAmount > MAX_WATCHER_BACKLOG) watcher.terminate();
@@ -202,6 +207,7 @@ export async function startViewer(options: ViewerOptions = {}): Promise<RunViewe
     runs: () => store.list(),
     close: async () => {
       updates.stop();
+      await warm;
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       server.closeAllConnections();
@@ -209,6 +215,9 @@ export async function startViewer(options: ViewerOptions = {}): Promise<RunViewe
     },
   };
 }
+
+const defaultLoop = () =>
+  createLoopMachine({ attempt: () => undefined, validate: () => ({ valid: true }) });
 
 function reply(response: ServerResponse, status: number, type: string, body: string) {
   response.writeHead(status, {

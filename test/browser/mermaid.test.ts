@@ -41,10 +41,29 @@ async function render(text: string, name: string) {
     out.replaceChildren(new DOMParser().parseFromString(svg, 'image/svg+xml').documentElement);
     const texts = (selector: string) =>
       [...out.querySelectorAll(selector)].map((el) => el.textContent?.trim() ?? '');
+    const labelBoxes = [...out.querySelectorAll('g.edgeLabel')]
+      .filter((el) => el.textContent?.trim())
+      .map((el) => {
+        const box = el.getBoundingClientRect();
+        return {
+          text: el.textContent?.trim() ?? '',
+          x: box.x,
+          y: box.y,
+          w: box.width,
+          h: box.height,
+        };
+      });
+    const overlapping = labelBoxes.flatMap((a, i) =>
+      labelBoxes
+        .slice(i + 1)
+        .filter((b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h)
+        .map((b) => `${a.text} / ${b.text}`),
+    );
     return {
       parsed: Boolean(parsed),
       states: texts('g.node'),
       labels: texts('.edgeLabel').filter(Boolean),
+      overlapping,
     };
   }, text);
   await browser.screenshot(page, name);
@@ -55,8 +74,12 @@ async function render(text: string, name: string) {
 describe("toMermaid output in Mermaid 11's own parser and renderer (headless Chromium)", () => {
   it('renders the default loop with every state, guard names and ↻ back-edges', async () => {
     const machine = createLoopMachine(steps);
-    const { parsed, states, labels } = await render(toMermaid(machine), 'mermaid-default-loop');
+    const { parsed, states, labels, overlapping } = await render(
+      toMermaid(machine),
+      'mermaid-default-loop',
+    );
     expect(parsed).toBe(true);
+    expect(overlapping).toEqual([]);
     for (const state of [
       'attempting',
       'validating',
@@ -91,7 +114,8 @@ describe("toMermaid output in Mermaid 11's own parser and renderer (headless Chr
       maxCost: 3,
       review: { beforeProceed: true, afterFailedValidation: true },
     });
-    const first = await render(toMermaid(full, { direction: 'LR' }), 'mermaid-full-loop');
+    const first = await render(toMermaid(full), 'mermaid-full-loop');
+    expect(first.overlapping).toEqual([]);
     expect(first.states).toEqual(
       expect.arrayContaining(['fallingBack', 'awaitingReview', 'budget_stop']),
     );

@@ -1,30 +1,24 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createLoopMachine, runLoop, runLoopMachine } from 'loopchart';
-import { connectToViewer, type RunViewer, startViewer, writeRunReport } from 'loopchart/viewer';
+import { createLoopMachine, runLoopMachine } from 'loopchart';
+import { writeRunReport } from 'loopchart/viewer';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { correctable, deferred, valid } from '../support/scriptedSteps.js';
-import { launchChromium, SCREENSHOTS } from './support/browser.js';
-import { exhaustingLoop, runReported } from './support/viewerTestKit.js';
+import { describe, expect, it } from 'vitest';
+import { correctable } from '../support/scriptedSteps.js';
+import { SCREENSHOTS } from './support/browser.js';
+import {
+  exhaustingLoop,
+  gatedLoop,
+  runReported,
+  viewerAndBrowser,
+} from './support/viewerTestKit.js';
 
 const CRIMSON = 'rgb(220, 20, 60)';
 const XSS = '<img src=x onerror=alert(1)>';
 const poll = { timeout: 15_000, interval: 50 }; // the first chart loads ELK on the server
 
-let viewer: RunViewer;
-/** Starting Chromium can take a while on a busy machine. */
-const HOOK_TIMEOUT = 60_000;
-
-let browser: Awaited<ReturnType<typeof launchChromium>>;
-beforeAll(async () => {
-  [viewer, browser] = await Promise.all([startViewer({ port: 0 }), launchChromium()]);
-}, HOOK_TIMEOUT);
-afterAll(async () => {
-  await browser?.close();
-  await viewer?.close();
-}, HOOK_TIMEOUT);
+const env = viewerAndBrowser();
 
 const badge = (page: Page) => page.locator('[data-testid=loop-badge]');
 const badgeText = (page: Page) =>
@@ -40,10 +34,10 @@ const fillOf = (page: Page, selector: string) =>
 
 describe('the run viewer in headless Chromium', () => {
   it('shows a run that exhausts a cap of 5 as 5/5 in a crimson badge with the iteration_exhausted banner', async () => {
-    const outcome = await runReported(viewer.inspectUrl, exhaustingLoop(5), 'q');
+    const outcome = await runReported(env.viewer.inspectUrl, exhaustingLoop(5), 'q');
     expect(outcome).toMatchObject({ status: 'iteration_exhausted', iterations: 5 });
-    const { page, errors } = await browser.page();
-    await page.goto(viewer.url);
+    const { page, errors } = await env.browser.page();
+    await page.goto(env.viewer.url);
     const banner = page.locator('[data-testid=status-banner]');
     await expect.poll(() => banner.getAttribute('data-status'), poll).toBe('iteration_exhausted');
     await expect.poll(() => badgeText(page), poll).toBe('5/5');
@@ -57,28 +51,15 @@ describe('the run viewer in headless Chromium', () => {
     ).toContain('current');
     expect(await page.locator('[data-testid=timeline] li').count()).toBe(outcome.trace.length);
     expect(errors).toEqual([]);
-    await browser.screenshot(page, 'viewer-cap-exhausted');
+    await env.browser.screenshot(page, 'viewer-cap-exhausted');
     await page.close();
   });
 
   it("advances a running loop's badge live: max 5, then 1/5, then 2/5", async () => {
-    const { page, errors } = await browser.page();
-    await page.goto(viewer.url);
+    const { page, errors } = await env.browser.page();
+    await page.goto(env.viewer.url);
     await expect.poll(() => page.locator('#connection').textContent(), poll).toBe('live');
-    const gates = [deferred<void>(), deferred<void>(), deferred<void>()];
-    const connection = connectToViewer(viewer.inspectUrl, { onError: () => {} });
-    const running = runLoop<string, string>(
-      {
-        maxRetries: 5,
-        attempt: async ({ attempt }) => {
-          await gates[attempt - 1]?.promise;
-          return `draft ${attempt}`;
-        },
-        validate: (draft) => (draft === 'draft 3' ? valid : correctable(`not yet (${draft})`)),
-      },
-      'q',
-      { inspect: connection.inspect },
-    );
+    const { gates, connection, running } = gatedLoop(env.viewer.inspectUrl, 5, 3);
     const current = () =>
       page
         .locator('.node.current')
@@ -90,11 +71,11 @@ describe('the run viewer in headless Chromium', () => {
     gates[0]?.resolve();
     await expect.poll(() => badgeText(page), poll).toBe('1/5');
     await expect.poll(current, poll).toBe('loop.attempting');
-    await browser.screenshot(page, 'viewer-live-1-of-5');
+    await env.browser.screenshot(page, 'viewer-live-1-of-5');
     gates[1]?.resolve();
     await expect.poll(() => badgeText(page), poll).toBe('2/5');
     expect(await fillOf(page, '[data-testid=loop-badge] rect')).not.toBe(CRIMSON);
-    await browser.screenshot(page, 'viewer-live-2-of-5');
+    await env.browser.screenshot(page, 'viewer-live-2-of-5');
     gates[2]?.resolve();
     expect((await running).status).toBe('proceed');
     await connection.close();
@@ -107,9 +88,9 @@ describe('the run viewer in headless Chromium', () => {
   });
 
   it('draws the chart laid out by ELK, with the back-edges (and only those) dashed and marked ↻', async () => {
-    await runReported(viewer.inspectUrl, exhaustingLoop(2), 'q');
-    const { page } = await browser.page();
-    await page.goto(viewer.url);
+    await runReported(env.viewer.inspectUrl, exhaustingLoop(2), 'q');
+    const { page } = await env.browser.page();
+    await page.goto(env.viewer.url);
     await expect.poll(() => page.locator('svg.chart path.edge').count(), poll).toBeGreaterThan(20);
     const edges = await page.locator('svg.chart path.edge').evaluateAll((paths) =>
       paths.map((path) => ({
@@ -147,13 +128,13 @@ describe('the run viewer in headless Chromium', () => {
     expect(overlaps).toEqual([]);
     const y = (state: string) => boxes.find((box) => box.state === state)?.y ?? Number.NaN;
     expect(y('loop.attempting')).toBeLessThan(y('loop.iteration_exhausted'));
-    await browser.screenshot(page, 'viewer-back-edges');
+    await env.browser.screenshot(page, 'viewer-back-edges');
     await page.close();
   });
 
   it('shows an untrusted candidate and validator message as text: no element injected, no dialog', async () => {
     const outcome = await runReported(
-      viewer.inspectUrl,
+      env.viewer.inspectUrl,
       {
         maxRetries: 1,
         attempt: () => XSS,
@@ -162,8 +143,8 @@ describe('the run viewer in headless Chromium', () => {
       'q',
     );
     expect(outcome.status).toBe('iteration_exhausted');
-    const { page, dialogs, errors } = await browser.page();
-    await page.goto(viewer.url);
+    const { page, dialogs, errors } = await env.browser.page();
+    await page.goto(env.viewer.url);
     await expect.poll(() => page.locator('[data-testid=candidate]').textContent(), poll).toBe(XSS);
     expect(await page.locator('[data-testid=verdict]').textContent()).toBe(
       `correctable: bad: <script>alert(2)</script> ${XSS}`,
@@ -174,7 +155,7 @@ describe('the run viewer in headless Chromium', () => {
     expect(await page.locator('body script').count()).toBe(2); // the page's own boot data and script
     expect(dialogs).toEqual([]);
     expect(errors).toEqual([]);
-    await browser.screenshot(page, 'viewer-escaped-candidate');
+    await env.browser.screenshot(page, 'viewer-escaped-candidate');
     await page.close();
   });
 
@@ -189,7 +170,7 @@ describe('the run viewer in headless Chromium', () => {
     await writeRunReport({ machine, outcome, file });
     const html = await readFile(file, 'utf8');
     expect(html).not.toContain('</script><script>alert(3)');
-    const { page, dialogs, errors } = await browser.page();
+    const { page, dialogs, errors } = await env.browser.page();
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
     await page.goto(pathToFileURL(file).href);
@@ -208,7 +189,7 @@ describe('the run viewer in headless Chromium', () => {
     expect(dialogs).toEqual([]);
     expect(errors).toEqual([]);
     expect(requests).toEqual([pathToFileURL(file).href]);
-    await browser.screenshot(page, 'report-exhausted');
+    await env.browser.screenshot(page, 'report-exhausted');
     await page.close();
   });
 });

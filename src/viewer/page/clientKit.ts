@@ -3,14 +3,34 @@
 import type { RunView } from '../runView.js';
 import type { drawChart } from './drawChart.js';
 import type { drawRun } from './drawRun.js';
+import type { drawTrace } from './drawTrace.js';
+import type { panZoom } from './panZoom.js';
+import type { takenPath } from './takenPath.js';
+
+/** How one run's chart is framed: `(x, y)` the chart point at the top-left, `k` the zoom. */
+export interface ChartView {
+  x: number;
+  y: number;
+  k: number;
+  /** The user panned or zoomed: live redraws keep the view instead of framing the path again. */
+  touched: boolean;
+  /** Every state drawn in full, not only the path. */
+  all: boolean;
+}
 
 /** What the page's functions share; passed to each as its first argument. */
 export interface Kit {
   h: typeof h;
   show: typeof show;
+  readable: typeof readable;
   loopBadge: typeof loopBadge;
+  takenPath: typeof takenPath;
   drawChart: typeof drawChart;
+  drawTrace: typeof drawTrace;
+  panZoom: typeof panZoom;
   drawRun: typeof drawRun;
+  /** Chart views by run, kept across redraws. */
+  views: Map<string, ChartView>;
 }
 
 export type Attrs = Record<string, string | number | boolean | undefined>;
@@ -50,16 +70,29 @@ export function show(value: unknown, max = 20000): string {
 }
 
 /**
- * The loop badge: refine cycles against `maxRetries`. `max 5` before the loop has refined, `3/5`
- * once it has (or once it ended), `atCap` when the cycles reached the cap. None for a machine
- * without `context.settings.maxRetries`.
+ * A rationale as a person reads it: the quoted messages in it are JSON string literals
+ * (`"line one\nline \"two\""`, or cut short with `…`), shown decoded, in curly quotes, with their
+ * line breaks.
+ */
+export function readable(text: string): string {
+  return text.replace(/"((?:[^"\\\n]|\\.)*)("|…)/g, (literal, inner: string, end: string) => {
+    try {
+      return `“${JSON.parse(`"${inner}"`)}${end === '…' ? '…' : ''}”`;
+    } catch {
+      return literal;
+    }
+  });
+}
+
+/**
+ * The loop badge: refine cycles against `maxRetries`. `max 5` while the loop has not refined
+ * (before, during and after the run), `3/5` once it has, `atCap` when the cycles reached the cap.
+ * None for a machine without `context.settings.maxRetries`.
  */
 export function loopBadge(run: RunView | undefined): { text: string; atCap: boolean } | undefined {
   if (run?.maxRetries === undefined) return undefined;
   const max = run.maxRetries;
   const count = run.retryCount ?? 0;
-  if (count === 0 && run.status === 'active') {
-    return { text: `max ${max}`, atCap: false };
-  }
+  if (count === 0) return { text: `max ${max}`, atCap: false };
   return { text: `${count}/${max}`, atCap: count >= max };
 }

@@ -4,64 +4,60 @@ import type { RunView } from '../runView.js';
 import type { Kit } from './clientKit.js';
 
 /**
- * Draws a laid-out statechart as SVG: back-edges dashed and marked ↻, the run's current state
- * highlighted, states its trace visited tinted, and the loop badge on the state that refines.
+ * Draws a laid-out statechart as SVG, the run's path first: states and edges it took stand out
+ * (each edge taken with `×n`), the rest is quiet until "every state" is ticked, the current state
+ * pulses while live. Back-edges are dashed and marked ↻; the loop badge sits on the state that
+ * refines. Drag to pan, ctrl/⌘ + wheel or the buttons to zoom; the view survives live redraws.
  */
 export function drawChart(kit: Kit, layout: ChartLayout, run: RunView | undefined): Element {
   const { h } = kit;
-  const active = new Set<string>();
-  const addActive = (value: unknown, prefix: string[]) => {
-    if (typeof value === 'string') active.add([...prefix, value].join('.'));
-    else if (typeof value === 'object' && value !== null && prefix.length < 16) {
-      for (const [key, inner] of Object.entries(value)) {
-        active.add([...prefix, key].join('.'));
-        addActive(inner, [...prefix, key]);
-      }
-    }
-  };
-  addActive(run?.value, []);
-  const visited = new Set<string>();
-  for (const entry of run?.trace ?? []) {
-    const state = (entry as { state?: unknown } | null)?.state;
-    if (typeof state === 'string') visited.add(state);
-  }
+  const key = run?.id ?? layout.machineId;
+  const view = kit.views.get(key) ?? { x: 0, y: 0, k: 1, touched: false, all: false };
+  kit.views.set(key, view);
+  const path = kit.takenPath(layout, run);
+  const quiet = !view.all && path.visited.size > 0;
+  const live = run?.status === 'active';
 
   const svg = h('svg:svg', {
     class: 'chart',
-    viewBox: `0 0 ${layout.width} ${layout.height}`,
-    width: layout.width,
-    height: layout.height,
     role: 'img',
     'aria-label': `statechart of ${layout.machineId}`,
-  });
+  }) as SVGSVGElement;
+  svg.style.height = `${Math.max(240, Math.min(620, layout.height + 24))}px`;
   svg.append(
     h(
       'svg:defs',
       {},
-      h(
-        'svg:marker',
-        {
-          id: 'arrow',
-          viewBox: '0 0 10 10',
-          refX: 9,
-          refY: 5,
-          markerWidth: 7,
-          markerHeight: 7,
-          orient: 'auto-start-reverse',
-        },
-        h('svg:path', { d: 'M 0 0 L 10 5 L 0 10 z', class: 'arrow-head' }),
+      ...['arrow', 'arrow-taken'].map((id) =>
+        h(
+          'svg:marker',
+          {
+            id,
+            viewBox: '0 0 10 10',
+            refX: 9,
+            refY: 5,
+            // Marker sizes scale with the stroke: the 3 px path gets a smaller factor.
+            markerWidth: id === 'arrow' ? 7 : 3.6,
+            markerHeight: id === 'arrow' ? 7 : 3.6,
+            orient: 'auto-start-reverse',
+          },
+          h('svg:path', { d: 'M 0 0 L 10 5 L 0 10 z', class: id }),
+        ),
       ),
     ),
   );
 
+  // Compound boxes go under the edges (edges run inside them), other states over the edges.
+  const containers = h('svg:g', { class: 'containers' });
   const nodes = h('svg:g', { class: 'nodes' });
   for (const node of layout.nodes) {
-    const path = node.path.join('.');
+    const reached = path.visited.has(node.id) || node.type === 'initial';
     const classes = [
       'node',
       `type-${node.type}`,
-      active.has(path) ? 'current' : '',
-      visited.has(node.key) && node.path.length === 1 ? 'visited' : '',
+      path.current.has(node.id) ? `current${live ? ' live' : ''}` : '',
+      path.visited.has(node.id) ? 'visited' : '',
+      quiet && !reached ? 'quiet' : '',
       node.waitsForHuman ? 'human' : '',
     ];
     const group = h('svg:g', { class: classes.filter(Boolean).join(' '), 'data-state': node.id });
@@ -97,75 +93,107 @@ export function drawChart(kit: Kit, layout: ChartLayout, run: RunView | undefine
           }),
         );
       }
-      const label = node.key;
       group.append(
         compound
-          ? h('svg:text', { x: node.x + 10, y: node.y + 20, class: 'compound-label' }, label)
+          ? h('svg:text', { x: node.x + 10, y: node.y + 21, class: 'compound-label' }, node.key)
           : h(
               'svg:text',
               {
                 x: node.x + node.width / 2,
-                y: node.y + node.height / 2 + 4,
+                y: node.y + node.height / 2 + 4.5,
                 'text-anchor': 'middle',
+                class: 'state-label',
               },
-              label,
+              node.key,
             ),
       );
     }
-    nodes.append(group);
+    (node.type === 'compound' || node.type === 'parallel' ? containers : nodes).append(group);
   }
 
   const edges = h('svg:g', { class: 'edges' });
   const labels = h('svg:g', { class: 'edge-labels' });
   for (const edge of layout.edges) {
     if (edge.points.length < 2) continue;
+    const count = path.taken.get(edge.id) ?? 0;
+    const tone = [
+      edge.backEdge ? ' back-edge' : '',
+      count > 0 ? ' taken' : '',
+      quiet && count === 0 ? ' quiet' : '',
+    ].join('');
     const d = edge.points.map(([x, y], i) => `${i === 0 ? 'M' : 'L'} ${x} ${y}`).join(' ');
     edges.append(
       h('svg:path', {
         d,
-        class: `edge kind-${edge.kind}${edge.backEdge ? ' back-edge' : ''}`,
-        'stroke-dasharray': edge.backEdge ? '6 4' : undefined,
-        'marker-end': 'url(#arrow)',
+        class: `edge kind-${edge.kind}${tone}`,
+        'marker-end': count > 0 ? 'url(#arrow-taken)' : 'url(#arrow)',
         'data-edge': edge.id,
         'data-source': edge.source,
         'data-target': edge.target,
+        'data-count': count,
       }),
     );
-    const box = edge.labelBox;
-    if (box && edge.label) {
-      labels.append(
-        h(
-          'svg:g',
-          { class: `edge-label${edge.backEdge ? ' back-edge' : ''}`, 'data-edge': edge.id },
-          h('svg:rect', {
-            x: box.x - 2,
-            y: box.y - 1,
-            width: box.width + 4,
-            height: box.height + 2,
-            rx: 3,
-          }),
-          h('svg:text', { x: box.x + 2, y: box.y + box.height - 4 }, edge.label),
-        ),
-      );
+    let centre: [number, number] | undefined;
+    if (edge.labelBox) {
+      centre = [
+        edge.labelBox.x + edge.labelBox.width / 2,
+        edge.labelBox.y + edge.labelBox.height / 2,
+      ];
+    } else if (count > 1) {
+      const [a, b] = [edge.points[0], edge.points[1]] as [[number, number], [number, number]];
+      centre = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
     }
+    if (!centre) continue;
+    const counted = count > 0 && (edge.label || count > 1) ? `×${count}` : '';
+    const text = [edge.label, counted].filter(Boolean).join(' ');
+    const width = text.length * 7.3 + 8;
+    labels.append(
+      h(
+        'svg:g',
+        { class: `edge-label${tone}`, 'data-edge': edge.id },
+        h('svg:rect', { x: centre[0] - width / 2, y: centre[1] - 9, width, height: 18, rx: 4 }),
+        h(
+          'svg:text',
+          { x: centre[0], y: centre[1] + 4, 'text-anchor': 'middle' },
+          edge.label && counted ? `${edge.label} ` : edge.label,
+          counted ? h('svg:tspan', { class: 'count' }, counted) : null,
+        ),
+      ),
+    );
   }
-  svg.append(edges, nodes, labels);
+  const canvas = h('svg:g', { class: 'canvas' }, containers, edges, nodes, labels);
+  svg.append(canvas);
 
   const badge = kit.loopBadge(run);
   if (badge) {
     const anchor = layout.nodes.find((node) => node.id === layout.loopNode);
-    const width = badge.text.length * 8 + 16;
+    const width = badge.text.length * 8 + 18;
     const x = anchor ? anchor.x + anchor.width - width / 2 : layout.width - width - 4;
-    const y = anchor ? anchor.y - 11 : 4;
-    svg.append(
+    const y = anchor ? anchor.y - 12 : 4;
+    canvas.append(
       h(
         'svg:g',
         { class: `loop-badge${badge.atCap ? ' at-cap' : ''}`, 'data-testid': 'loop-badge' },
         h('svg:title', {}, 'refine cycles / maxRetries'),
-        h('svg:rect', { x, y, width, height: 20, rx: 10 }),
-        h('svg:text', { x: x + width / 2, y: y + 14, 'text-anchor': 'middle' }, badge.text),
+        h('svg:rect', { x, y, width, height: 22, rx: 11 }),
+        h('svg:text', { x: x + width / 2, y: y + 15.5, 'text-anchor': 'middle' }, badge.text),
       ),
     );
   }
-  return svg;
+
+  const tools = kit.panZoom(kit, svg, layout, path, view, () => {
+    svg.closest('.chart-view')?.replaceWith(kit.drawChart(kit, layout, run));
+  });
+  const legend = h(
+    'ul',
+    { class: 'legend', 'data-testid': 'legend' },
+    h('li', {}, h('span', { class: 'key taken' }), 'taken, ×n times'),
+    h('li', {}, h('span', { class: 'key back' }), '↻ back-edge: closes a loop, capped by a guard'),
+    h('li', {}, h('span', { class: 'key current' }), live ? 'current state' : 'final state'),
+    quiet ? h('li', {}, h('span', { class: 'key quiet' }), 'not reached') : null,
+    badge
+      ? h('li', {}, h('span', { class: 'key badge' }, 'n/max'), 'refine cycles / maxRetries')
+      : null,
+  );
+  return h('div', { class: 'chart-view' }, tools, svg, legend);
 }

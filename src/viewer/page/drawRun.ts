@@ -3,8 +3,16 @@ import type { ChartLayout } from '../ChartLayout.js';
 import type { RunView } from '../runView.js';
 import type { Kit } from './clientKit.js';
 
-/** Draws one run: its status banner (with the `LoopError`), chart, last candidate, trace timeline. */
-export function drawRun(kit: Kit, run: RunView, layout: ChartLayout | undefined): Element {
+/**
+ * Draws one run: its status banner (with the `LoopError`), chart, and the panels that have
+ * something to show (candidate, validator, waiting person, output, trace, inspection events).
+ */
+export function drawRun(
+  kit: Kit,
+  run: RunView,
+  layout: ChartLayout | undefined,
+  mode: 'live' | 'static' = 'live',
+): Element {
   const { h, show } = kit;
   const field = (value: unknown, key: string) =>
     typeof value === 'object' && value !== null
@@ -12,8 +20,19 @@ export function drawRun(kit: Kit, run: RunView, layout: ChartLayout | undefined)
       : undefined;
   const output = run.output;
   const status = field(output, 'status');
+  const isOutcome = typeof status === 'string';
   const ok = field(output, 'ok');
   const error = field(output, 'error');
+
+  const leaves = (value: unknown, depth: number): string[] =>
+    typeof value === 'string'
+      ? [value]
+      : typeof value === 'object' && value !== null && depth < 16
+        ? Object.entries(value).flatMap(([key, inner]) =>
+            leaves(inner, depth + 1).map((leaf) => `${key}.${leaf}`),
+          )
+        : [];
+  const where = leaves(run.value, 0).join(', ').slice(0, 300);
 
   let banner: Element;
   if (run.status === 'done') {
@@ -35,15 +54,18 @@ export function drawRun(kit: Kit, run: RunView, layout: ChartLayout | undefined)
           facts.append(h('dt', {}, key), h('dd', {}, h('pre', {}, show(value, 4000))));
       }
     }
+    const rationale = field(output, 'rationale');
     banner = h(
       'section',
       {
         class: `banner ${tone}`,
         'data-testid': 'status-banner',
-        'data-status': typeof status === 'string' ? status : 'done',
+        'data-status': isOutcome ? status : 'done',
       },
-      h('strong', { class: 'status' }, typeof status === 'string' ? status : 'done'),
-      h('span', { class: 'rationale' }, show(field(output, 'rationale'), 600)),
+      h('strong', { class: 'status' }, isOutcome ? status : 'done'),
+      typeof rationale === 'string'
+        ? h('span', { class: 'rationale' }, kit.readable(show(rationale, 2000)))
+        : h('span', { class: 'muted' }, `in ${where}`),
       error === undefined ? null : h('h3', {}, 'LoopError'),
       error === undefined ? null : facts,
     );
@@ -55,7 +77,6 @@ export function drawRun(kit: Kit, run: RunView, layout: ChartLayout | undefined)
       h('span', {}, run.errorMessage ?? ''),
     );
   } else {
-    const where = typeof run.value === 'string' ? run.value : show(run.value, 200);
     banner = h(
       'section',
       { class: 'banner running', 'data-testid': 'status-banner', 'data-status': run.status },
@@ -81,98 +102,76 @@ export function drawRun(kit: Kit, run: RunView, layout: ChartLayout | undefined)
   const verdict = run.verdict;
   const verdictError = field(verdict, 'error');
   const verdictText =
-    verdict === undefined
-      ? ''
-      : field(verdict, 'valid') === true
-        ? 'valid'
-        : field(verdict, 'malformed') !== undefined
-          ? `malformed: ${show(field(verdict, 'malformed'), 2000)}`
-          : `${show(field(verdictError, 'severity'), 40) || 'no diagnostic'}: ${show(field(verdictError, 'message'), 4000)}`;
+    field(verdict, 'valid') === true
+      ? 'valid'
+      : field(verdict, 'malformed') !== undefined
+        ? `malformed: ${show(field(verdict, 'malformed'), 2000)}`
+        : `${show(field(verdictError, 'severity'), 40) || 'no diagnostic'}: ${show(field(verdictError, 'message'), 4000)}`;
 
-  const trace = run.trace;
-  const first = Number(field(trace[0], 'startedAt')) || 0;
-  const last = trace.reduce<number>(
-    (end, entry) =>
-      Math.max(
-        end,
-        (Number(field(entry, 'startedAt')) || 0) + (Number(field(entry, 'durationMs')) || 0),
+  const panel = (title: string, testId: string, ...body: Element[]) =>
+    h(
+      'div',
+      { class: `panel panel-${testId}`, 'data-testid': `panel-${testId}` },
+      h('h3', {}, title),
+      ...body,
+    );
+  const side: Element[] = [];
+  if (run.candidate !== undefined)
+    side.push(
+      panel(
+        'Last candidate',
+        'candidate',
+        h('pre', { class: 'candidate', 'data-testid': 'candidate' }, show(run.candidate)),
       ),
-    first,
-  );
-  const span = Math.max(1, last - first);
-  const timeline = h('ol', { class: 'timeline', 'data-testid': 'timeline' });
-  for (const entry of trace) {
-    const startedAt = Number(field(entry, 'startedAt')) || first;
-    const duration = Number(field(entry, 'durationMs')) || 0;
-    const bar = h('span', { class: 'bar' }) as HTMLElement;
-    bar.style.marginLeft = `${((startedAt - first) / span) * 100}%`;
-    bar.style.width = `${Math.max(0.5, (duration / span) * 100)}%`;
-    const decision = field(entry, 'decision');
-    timeline.append(
-      h(
-        'li',
-        { class: decision === undefined ? 'step' : 'decision' },
-        h('span', { class: 'at' }, `+${((startedAt - first) / 1000).toFixed(2)}s`),
-        h('span', { class: 'state' }, show(field(entry, 'state'), 80)),
-        decision === undefined ? null : h('span', { class: 'pill' }, `→ ${show(decision, 60)}`),
-        h(
+    );
+  if (verdict !== undefined)
+    side.push(
+      panel(
+        'Validator',
+        'verdict',
+        h('p', { class: 'verdict', 'data-testid': 'verdict' }, verdictText),
+      ),
+    );
+  if (run.pending !== undefined)
+    side.push(panel('Waiting for a person', 'pending', h('pre', {}, show(run.pending, 4000))));
+  if (!isOutcome && output !== undefined)
+    side.push(panel('Output', 'output', h('pre', { 'data-testid': 'output' }, show(output, 8000))));
+  if (run.recentEvents.length > 0) {
+    const events = h('ol', { class: 'events', 'data-scroll': 'events' });
+    for (const event of run.recentEvents) {
+      events.append(
+        h('li', {}, h('span', { class: 'kind' }, event.kind), ` ${event.actor} · ${event.type}`),
+      );
+    }
+    const dropped = run.droppedEvents ? `, ${run.droppedEvents} oldest dropped` : '';
+    side.push(panel(`Inspection events (${run.eventCount}${dropped})`, 'events', events));
+  }
+  const main: Element[] = [];
+  if (run.trace.length > 0) {
+    const trace = kit.drawTrace(kit, run);
+    main.push(panel(trace.heading, 'trace', trace.list));
+  }
+
+  const started = new Date(run.startedAt);
+  const about =
+    mode === 'static'
+      ? null
+      : h(
           'span',
-          { class: 'meta' },
-          `attempt ${show(field(entry, 'attempt'), 12)} · r${show(field(entry, 'retryCount'), 12)} · ${duration} ms`,
-        ),
-        field(entry, 'failureKind') === undefined
-          ? null
-          : h('span', { class: 'pill bad' }, show(field(entry, 'failureKind'), 40)),
-        field(entry, 'rationale') === undefined
-          ? null
-          : h('span', { class: 'rationale' }, show(field(entry, 'rationale'), 600)),
-        h('span', { class: 'track' }, bar),
-      ),
-    );
-  }
-
-  const events = h('ol', { class: 'events' });
-  for (const event of run.recentEvents) {
-    events.append(
-      h('li', {}, h('span', { class: 'kind' }, event.kind), ` ${event.actor} · ${event.type}`),
-    );
-  }
-
+          { class: 'muted', title: `run id ${run.id}` },
+          `started ${started.toLocaleTimeString()} · ${run.eventCount} events${run.connected ? '' : ' · reporter gone'}`,
+        );
   return h(
     'article',
-    { class: 'run', 'data-run': run.id },
-    h(
-      'header',
-      { class: 'run-head' },
-      h('h2', {}, run.label),
-      h('span', { class: 'muted' }, run.id),
-    ),
+    { class: `run mode-${mode}`, 'data-run': run.id },
+    h('header', { class: 'run-head' }, h('h2', {}, run.label), about),
     banner,
     chart,
     h(
       'section',
-      { class: 'panels' },
-      h(
-        'div',
-        { class: 'panel' },
-        h('h3', {}, 'Last candidate'),
-        h('pre', { class: 'candidate', 'data-testid': 'candidate' }, show(run.candidate)),
-        h('h3', {}, 'Validator'),
-        h('p', { class: 'verdict', 'data-testid': 'verdict' }, verdictText),
-        run.pending === undefined ? null : h('h3', {}, 'Waiting for a person'),
-        run.pending === undefined ? null : h('pre', {}, show(run.pending, 4000)),
-      ),
-      h('div', { class: 'panel' }, h('h3', {}, `Trace (${trace.length})`), timeline),
-      h(
-        'div',
-        { class: 'panel' },
-        h(
-          'h3',
-          {},
-          `Inspection events (${run.eventCount}${run.droppedEvents ? `, ${run.droppedEvents} oldest dropped` : ''})`,
-        ),
-        events,
-      ),
+      { class: `panels${main.length === 0 || side.length === 0 ? ' one' : ''}` },
+      main.length > 0 ? h('div', { class: 'column main' }, ...main) : null,
+      side.length > 0 ? h('div', { class: 'column side' }, ...side) : null,
     ),
   );
 }

@@ -1,12 +1,15 @@
 /** The page's stylesheet (inline in the served page and in reports). */
 export const PAGE_STYLES = `
 :root { color-scheme: light; --ink: #1f2328; --muted: #656d76; --line: #d0d7de; --accent: #3b5bdb;
-  --current: #fff3bf; --current-line: #e8590c; --cap: crimson; --ok: #2b8a3e; --bad: #c92a2a; }
+  --current: #fff3bf; --path: #1971c2; --current-line: #e8590c; --cap: crimson; --ok: #2b8a3e; --bad: #c92a2a; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 14px/1.45 system-ui, sans-serif; color: var(--ink); background: #f6f8fa; }
 body > header { display: flex; gap: 12px; align-items: baseline; padding: 10px 16px; background: #fff;
   border-bottom: 1px solid var(--line); }
 body > header h1 { font-size: 16px; margin: 0; }
+.page-kind { color: var(--muted); }
+#nav { display: flex; gap: 10px; margin-left: auto; }
+#nav a { color: var(--accent); text-decoration: none; }
 #connection { font-size: 12px; color: var(--muted); }
 #connection.live { color: var(--ok); }
 #connection.down { color: var(--bad); }
@@ -19,10 +22,10 @@ aside h2 { font-size: 13px; text-transform: uppercase; color: var(--muted); marg
 #runs button { display: grid; grid-template-columns: 1fr auto; gap: 2px 8px; width: 100%; text-align: left;
   border: 1px solid transparent; background: none; padding: 6px 8px; border-radius: 6px; cursor: pointer; font: inherit; }
 #runs button[aria-current='true'] { background: #eef2ff; border-color: #c5d0fa; }
-#runs .label { grid-column: 1; grid-row: 1; }
+#runs .label { grid-column: 1; grid-row: 1; overflow-wrap: anywhere; }
 #runs .state { grid-column: 1; grid-row: 2; font-size: 12px; color: var(--muted); }
 .mini-badge { grid-column: 2; grid-row: 1 / span 2; align-self: center; justify-self: end; font: 12px ui-monospace, monospace; padding: 1px 7px;
-  border-radius: 9px; background: var(--accent); color: #fff; }
+  border-radius: 9px; background: var(--accent); color: #fff; white-space: nowrap; }
 .mini-badge.at-cap { background: var(--cap); }
 #run { padding: 12px 16px; min-width: 0; }
 .run-head { display: flex; gap: 10px; align-items: baseline; }
@@ -39,8 +42,20 @@ aside h2 { font-size: 13px; text-transform: uppercase; color: var(--muted); marg
 .loop-error dt { font: 12px ui-monospace, monospace; color: var(--muted); }
 .loop-error dd { margin: 0; }
 pre { margin: 0; white-space: pre-wrap; word-break: break-word; font: 12px/1.4 ui-monospace, monospace; }
-.chart-wrap { overflow: auto; background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 8px; }
-svg.chart { display: block; overflow: visible; max-width: 100%; height: auto; font: 12px ui-monospace, monospace; }
+.chart-wrap { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 6px 8px; }
+.chart-tools { display: flex; gap: 6px; align-items: center; font-size: 13px; margin-bottom: 4px; }
+.chart-tools button, .resume { font: inherit; font-size: 13px; border: 1px solid var(--line); background: #fff; border-radius: 5px; padding: 1px 9px; cursor: pointer; }
+.chart-tools label { display: flex; gap: 4px; align-items: center; margin-left: 6px; }
+.chart-tools .hint { margin-left: auto; font-size: 12px; }
+svg.chart { display: block; width: 100%; cursor: grab; touch-action: none; user-select: none; font: 13px ui-monospace, monospace; }
+svg.chart:active { cursor: grabbing; }
+.legend { display: flex; flex-wrap: wrap; gap: 4px 18px; list-style: none; margin: 4px 0 0; padding: 0; font-size: 12px; color: var(--muted); }
+.legend li { display: flex; gap: 6px; align-items: center; }
+.legend .key { display: inline-block; width: 26px; height: 0; border-top: 3px solid var(--path); }
+.legend .key.back { border-top: 2px dashed var(--accent); }
+.legend .key.current { width: 18px; height: 12px; border: 2.5px solid var(--current-line); background: var(--current); border-radius: 4px; }
+.legend .key.quiet { width: 18px; height: 12px; border: 1px solid #d0d7de; border-radius: 4px; opacity: 0.6; }
+.legend .key.badge { width: auto; height: auto; border: 0; padding: 0 7px; border-radius: 9px; background: var(--accent); color: #fff; font: 11px ui-monospace, monospace; }
 .node rect, .node circle { fill: #fff; stroke: #8c959f; stroke-width: 1.2; }
 .node.type-compound > rect, .node.type-parallel > rect { fill: #f6f8fa; }
 .node.type-final rect.inner { fill: none; }
@@ -48,28 +63,46 @@ svg.chart { display: block; overflow: visible; max-width: 100%; height: auto; fo
 .node.type-any rect { stroke-dasharray: 4 3; fill: #f6f8fa; }
 .node.type-any text { font-style: italic; fill: var(--muted); }
 .node.human rect { stroke: #7048e8; }
-.node.visited > rect { fill: #f1f3f5; }
+.node.visited > rect { fill: #e7f5ff; stroke: var(--path); stroke-width: 2; }
+.node.visited.type-compound > rect, .node.visited.type-parallel > rect { fill: #f3f9ff; stroke-width: 1.5; }
+.node.visited text { font-weight: 600; }
 .node.current > rect { fill: var(--current); stroke: var(--current-line); stroke-width: 2.5; }
+.node.current.live > rect:first-of-type { animation: pulse 1.2s ease-in-out infinite; }
+@keyframes pulse { 50% { stroke-width: 5; stroke-opacity: 0.45; } }
 .node text { fill: var(--ink); }
+.node.quiet, .edge.quiet, .edge-label.quiet { opacity: 0.32; }
 .compound-label { font-weight: 600; }
 .edge { fill: none; stroke: #6e7781; stroke-width: 1.3; }
 .edge.kind-always { stroke: #9aa3ad; }
 .edge.back-edge { stroke: var(--accent); stroke-dasharray: 6 4; }
-.arrow-head { fill: #6e7781; }
-.edge-label rect { fill: #fff; opacity: 0.9; }
-.edge-label text { font-size: 11px; fill: #57606a; }
+.edge.taken { stroke: var(--path); stroke-width: 3; }
+.arrow { fill: #6e7781; }
+.arrow-taken { fill: var(--path); }
+.edge-label rect { fill: #fff; opacity: 0.92; }
+.edge-label text { font-size: 12px; fill: #57606a; }
 .edge-label.back-edge text { fill: var(--accent); }
+.edge-label.taken rect { fill: #e7f5ff; stroke: var(--path); stroke-width: 1; opacity: 1; }
+.edge-label.taken text { fill: var(--ink); }
+.edge-label .count { font-weight: 700; fill: var(--path); }
 .loop-badge rect { fill: var(--accent); }
 .loop-badge.at-cap rect { fill: var(--cap); }
 .loop-badge text { fill: #fff; font-weight: 600; }
-.panels { display: grid; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); gap: 12px; margin-top: 12px; }
+.panels { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 12px; margin-top: 12px; align-items: start; }
+.panels.one { grid-template-columns: minmax(0, 1fr); }
+.column { display: grid; gap: 12px; min-width: 0; }
+@media (max-width: 900px) { .panels { grid-template-columns: minmax(0, 1fr); } }
 .panel { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 8px 12px; min-width: 0; }
 .panel h3 { font-size: 12px; text-transform: uppercase; color: var(--muted); margin: 6px 0; }
-.timeline, .events { list-style: none; margin: 0; padding: 0; font-size: 12px; max-height: 420px; overflow: auto; }
+.timeline, .events { list-style: none; margin: 0; padding: 0; font-size: 13px; }
+.mode-live .timeline, .mode-live .events { max-height: 60vh; overflow: auto; }
+.resume { margin-top: 6px; }
+.resume[hidden] { display: none; }
 .timeline li { display: flex; flex-wrap: wrap; gap: 2px 8px; padding: 4px 0; border-bottom: 1px solid #eaeef2; }
 .timeline .at { font-family: ui-monospace, monospace; color: var(--muted); }
 .timeline .state { font-weight: 600; }
+.timeline .rationale, .banner .rationale { white-space: pre-wrap; }
 .timeline .rationale { flex-basis: 100%; color: var(--muted); }
+.timeline .cost { font-family: ui-monospace, monospace; color: var(--muted); }
 .timeline .track { flex-basis: 100%; height: 4px; background: #eaeef2; border-radius: 2px; }
 .timeline .bar { display: block; height: 4px; background: var(--accent); border-radius: 2px; }
 .pill { font-size: 11px; padding: 0 6px; border-radius: 8px; background: #eef2ff; }

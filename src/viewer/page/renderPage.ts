@@ -1,15 +1,20 @@
 import { createHash } from 'node:crypto';
-import { h, loopBadge, show } from './clientKit.js';
+import { h, loopBadge, readable, show } from './clientKit.js';
 import { drawChart } from './drawChart.js';
 import { drawRun } from './drawRun.js';
+import { drawTrace } from './drawTrace.js';
 import { PAGE_STYLES } from './pageStyles.js';
+import { panZoom } from './panZoom.js';
 import { type PageBoot, startPage } from './startPage.js';
+import { takenPath } from './takenPath.js';
 
 /** The page's script: the client functions' own source, wired into one kit. */
 const SCRIPT = [
   "'use strict';",
   '(() => {',
-  `const kit = { h: ${h}, show: ${show}, loopBadge: ${loopBadge}, drawChart: ${drawChart}, drawRun: ${drawRun} };`,
+  `const kit = { h: ${h}, show: ${show}, readable: ${readable}, loopBadge: ${loopBadge}, takenPath: ${takenPath},`,
+  `  drawChart: ${drawChart}, panZoom: ${panZoom}, drawTrace: ${drawTrace}, drawRun: ${drawRun},`,
+  '  views: new Map() };',
   `const boot = JSON.parse(document.getElementById('boot').textContent);`,
   `(${startPage})(kit, boot);`,
   '})();',
@@ -50,7 +55,7 @@ export function renderPage(boot: PageBoot, title: string): string {
 <style>${PAGE_STYLES}</style>
 </head>
 <body>
-<header><h1>${escapeText(title)}</h1><span id="connection">connecting…</span></header>
+<header><h1>loopchart</h1><span class="page-kind">${boot.mode === 'live' ? 'run viewer' : 'run report'}</span><nav id="nav"></nav><span id="connection">connecting…</span></header>
 <main${single ? ' class="single"' : ''}><aside><h2>Runs</h2><ul id="runs"></ul></aside><section id="run"></section></main>
 <script type="application/json" id="boot">${data}</script>
 <script>${SCRIPT}</script>

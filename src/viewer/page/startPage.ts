@@ -15,6 +15,8 @@ export function startPage(kit: Kit, boot: PageBoot): void {
   const charts = new Map<string, ChartLayout>();
   let selected: string | undefined;
   let follow = true;
+  const scrolls = new Map<string, { follow: boolean; top: number }>();
+  let shownRun: string | undefined;
   const list = document.getElementById('runs') as HTMLElement;
   const panel = document.getElementById('run') as HTMLElement;
   const connection = document.getElementById('connection') as HTMLElement;
@@ -63,7 +65,35 @@ export function startPage(kit: Kit, boot: PageBoot): void {
       return;
     }
     const layout = run.chartId === undefined ? undefined : charts.get(run.chartId);
-    panel.replaceChildren(kit.drawRun(kit, run, layout));
+    // Live lists follow their newest row unless the user scrolled up: then they stay put and
+    // offer a button back to the newest.
+    if (shownRun !== run.id) scrolls.clear();
+    shownRun = run.id;
+    for (const box of panel.querySelectorAll<HTMLElement>('[data-scroll]')) {
+      const atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
+      scrolls.set(box.dataset.scroll ?? '', { follow: atEnd, top: box.scrollTop });
+    }
+    panel.replaceChildren(kit.drawRun(kit, run, layout, boot.mode));
+    if (boot.mode === 'static') return;
+    for (const box of panel.querySelectorAll<HTMLElement>('[data-scroll]')) {
+      const was = scrolls.get(box.dataset.scroll ?? '') ?? { follow: true, top: 0 };
+      box.scrollTop = was.follow ? box.scrollHeight : was.top;
+      const resume = h(
+        'button',
+        { type: 'button', class: 'resume', 'data-testid': `resume-${box.dataset.scroll}` },
+        '↓ newest (paused while you read)',
+      ) as HTMLElement;
+      const update = () => {
+        resume.hidden = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
+      };
+      resume.addEventListener('click', () => {
+        box.scrollTop = box.scrollHeight;
+        update();
+      });
+      box.addEventListener('scroll', update, { passive: true });
+      update();
+      box.after(resume);
+    }
   };
   // Messages can arrive far faster than a screen refreshes: draw at most once per frame, and only
   // what changed (the list, the selected run's panel).
@@ -128,6 +158,7 @@ export function startPage(kit: Kit, boot: PageBoot): void {
       } else if (data.type === 'run' && data.run) upsert(data.run);
       else if (data.type === 'removed' && typeof data.id === 'string') {
         runs.delete(data.id);
+        kit.views.delete(data.id);
         const wasSelected = selected === data.id;
         if (wasSelected) selected = undefined;
         invalidate(true, wasSelected);

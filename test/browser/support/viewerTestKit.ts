@@ -1,6 +1,28 @@
 import { type LoopConfig, runLoop } from 'loopchart';
-import { connectToViewer } from 'loopchart/viewer';
+import { connectToViewer, type RunViewer, startViewer } from 'loopchart/viewer';
+import { afterAll, beforeAll } from 'vitest';
 import { WebSocket } from 'ws';
+import { correctable, deferred, valid } from '../../support/scriptedSteps.js';
+import { launchChromium } from './browser.js';
+
+/** Starting Chromium can take a while on a busy machine. */
+export const HOOK_TIMEOUT = 60_000;
+
+/**
+ * A viewer on a free port and a headless Chromium for the test file, started before its tests and
+ * closed after them. Read `viewer` and `browser` inside tests, not at load time.
+ */
+export function viewerAndBrowser() {
+  const env = {} as { viewer: RunViewer; browser: Awaited<ReturnType<typeof launchChromium>> };
+  beforeAll(async () => {
+    [env.viewer, env.browser] = await Promise.all([startViewer({ port: 0 }), launchChromium()]);
+  }, HOOK_TIMEOUT);
+  afterAll(async () => {
+    await env.browser?.close();
+    await env.viewer?.close();
+  }, HOOK_TIMEOUT);
+  return env;
+}
 
 /** How many sockets, servers and timers are open (what would keep Node alive). */
 export function openHandles() {
@@ -57,4 +79,27 @@ export function exhaustingLoop(
       error: { severity: 'correctable', message: `not yet: ${draft}` },
     }),
   };
+}
+
+/**
+ * A loop reporting to the viewer whose attempt `n` waits for `gates[n - 1]`: drafts are rejected
+ * until `draft <passOn>`. Close `connection` when it is done.
+ */
+export function gatedLoop(inspectUrl: string, maxRetries: number, passOn: number) {
+  const gates = Array.from({ length: passOn }, () => deferred<void>());
+  const connection = connectToViewer(inspectUrl, { onError: () => {} });
+  const running = runLoop<string, string>(
+    {
+      maxRetries,
+      attempt: async ({ attempt }) => {
+        await gates[attempt - 1]?.promise;
+        return `draft ${attempt}`;
+      },
+      validate: (draft) =>
+        draft === `draft ${passOn}` ? valid : correctable(`not yet (${draft})`),
+    },
+    'q',
+    { inspect: connection.inspect },
+  );
+  return { gates, connection, running };
 }
