@@ -24,10 +24,25 @@ export type {
 } from './config.js';
 export { resolveConfig } from './config.js';
 export type { MachineJson, MachineJsonEdge } from './diagram/toMachineJson.js';
+export { observeLoop } from './events/observeLoop.js';
+export type {
+  DecisionEntry,
+  DecisionEvent,
+  OutcomeEvent,
+  PauseEvent,
+  RunEvent,
+  RunEventType,
+  StepEntry,
+  StepFinishedEvent,
+  StepStartedEvent,
+} from './events/runEvents.js';
+export type { ObserveOptions } from './events/watchRun.js';
+export type { FailureFacts } from './failureFacts.js';
 export { toMachineJson } from './diagram/toMachineJson.js';
 export type { MermaidOptions } from './diagram/toMermaid.js';
 export { toMermaid } from './diagram/toMermaid.js';
 export type {
+  FailureCause,
   FailureClassification,
   FailureClassifier,
   FailureEffect,
@@ -116,6 +131,7 @@ export type { Decision, LoopStatus, OkStatus, StopStatus, TraceDecision } from '
 export { DECISIONS, isOkStatus, LOOP_STATUSES, OK_STATUSES } from './statuses.js';
 export type { ClarificationRequest, CostedResult, EmptyResult } from './stepResults.js';
 export { clarificationRequest, emptyResult, withCost } from './stepResults.js';
+export type { LoopSpan, SpanTracer } from './telemetry/spanTypes.js';
 export type { TraceEntry } from './trace.js';
 export type { ValidationError, ValidationResult, Verdict } from './validation.js';
 export { parseVerdict } from './validation.js';

@@ -1,5 +1,6 @@
 import { type ActorOptions, type AnyActorLogic, createActor } from 'xstate';
 import type { LoopConfig } from './config.js';
+import { type ObserveOptions, type RunWatch, watchRun } from './events/watchRun.js';
 import { abortedBeforeStart } from './machines/abortedBeforeStart.js';
 import type { LoopMachine } from './machines/loopMachine.js';
 import { loopMachineFor } from './machines/loopMachineFor.js';
@@ -10,7 +11,7 @@ import type { RunResult } from './persistence/PausedRun.js';
 import { type CheckpointOptions, checkRunOptions, prepareLoop } from './persistence/prepareLoop.js';
 
 /** Options of one run. */
-export interface RunOptions {
+export interface RunOptions<C = unknown> extends ObserveOptions<C> {
   /** Aborting it ends the run as `aborted` and aborts the in-flight step's `signal`. */
   signal?: AbortSignal;
   /** An XState inspection observer, e.g. `createBrowserInspector().inspect` from `@statelyai/inspect`. */
@@ -30,63 +31,83 @@ export interface RunOptions {
 export function runLoop<I, C>(
   config: LoopConfig<I, C>,
   input: I,
-  options: RunOptions & CheckpointOptions,
+  options: RunOptions<C> & CheckpointOptions,
 ): Promise<RunResult<C>>;
 export function runLoop<I, C>(
   config: LoopConfig<I, C>,
   input: I,
-  options?: RunOptions & { store?: undefined },
+  options?: RunOptions<C> & { store?: undefined },
 ): Promise<LoopOutcome<C>>;
 export function runLoop<I, C>(
   config: LoopConfig<I, C>,
   input: I,
-  options?: RunOptions & Partial<CheckpointOptions>,
+  options?: RunOptions<C> & Partial<CheckpointOptions>,
 ): Promise<RunResult<C>>;
 export async function runLoop<I, C>(
   config: LoopConfig<I, C>,
   input: I,
-  options: RunOptions & Partial<CheckpointOptions> = {},
+  options: RunOptions<C> & Partial<CheckpointOptions> = {},
 ): Promise<RunResult<C>> {
   if (options.store === undefined) return runLoopMachine(loopMachineFor(config), input, options);
   const { store, runId } = checkRunOptions(options, false);
   const { machine, gate, expected } = prepareLoop(config);
+  const watch = await watchRun(options, machine.id);
   const { inspect } = options;
-  return driveLoop<C>({
-    actor: createActor(machine, { input: { input }, ...(inspect ? { inspect } : {}) }),
-    gate,
-    store,
-    runId,
-    machineId: expected.machineId,
-    fingerprint: expected.fingerprint,
-    seq: 0,
-    signal: options.signal,
-  });
+  const actor = createActor(machine, { input: { input }, ...(inspect ? { inspect } : {}) });
+  const drive = () =>
+    driveLoop<C>({
+      actor,
+      gate,
+      store,
+      runId,
+      machineId: expected.machineId,
+      fingerprint: expected.fingerprint,
+      seq: 0,
+      signal: options.signal,
+    });
+  return watch ? watch.watch(actor, false, drive) : drive();
 }
 
 /** Runs an already built loop machine (e.g. one changed with `.provide()`) to its end. */
 export function runLoopMachine<I, C>(
   machine: LoopMachine<I, C>,
   input: I,
-  { signal, inspect }: RunOptions = {},
+  options: RunOptions<C> = {},
+): Promise<LoopOutcome<C>> {
+  const watch = watchRun(options, machine.id);
+  if (watch) return watch.then((w) => startLoopMachine(machine, input, options, w));
+  return startLoopMachine(machine, input, options, undefined);
+}
+
+function startLoopMachine<I, C>(
+  machine: LoopMachine<I, C>,
+  input: I,
+  { signal, inspect }: RunOptions<C>,
+  watch: RunWatch | undefined,
 ): Promise<LoopOutcome<C>> {
   const early = signal?.aborted
     ? abortedBeforeStart(machine, input, abortReason(signal))
     : undefined;
-  if (early) return Promise.resolve(early as LoopOutcome<C>);
-  return new Promise((resolve, reject) => {
-    const actor = createActor(machine, { input: { input }, ...(inspect ? { inspect } : {}) });
-    let detach = () => {};
-    actor.subscribe({
-      complete: () => {
-        detach();
-        resolve(actor.getSnapshot().output as LoopOutcome<C>);
-      },
-      error: (error) => {
-        detach();
-        reject(error);
-      },
+  if (early) {
+    watch?.settle(early);
+    return Promise.resolve(early as LoopOutcome<C>);
+  }
+  const actor = createActor(machine, { input: { input }, ...(inspect ? { inspect } : {}) });
+  const run = () =>
+    new Promise<LoopOutcome<C>>((resolve, reject) => {
+      let detach = () => {};
+      actor.subscribe({
+        complete: () => {
+          detach();
+          resolve(actor.getSnapshot().output as LoopOutcome<C>);
+        },
+        error: (error) => {
+          detach();
+          reject(error);
+        },
+      });
+      actor.start();
+      detach = abortOnSignal(actor, signal);
     });
-    actor.start();
-    detach = abortOnSignal(actor, signal);
-  });
+  return watch ? watch.watch(actor, false, run) : run();
 }
