@@ -24,6 +24,9 @@ export type {
 } from './config.js';
 export { resolveConfig } from './config.js';
 export type { MachineJson, MachineJsonEdge } from './diagram/toMachineJson.js';
+export { toMachineJson } from './diagram/toMachineJson.js';
+export type { MermaidOptions } from './diagram/toMermaid.js';
+export { toMermaid } from './diagram/toMermaid.js';
 export { observeLoop } from './events/observeLoop.js';
 export type {
   DecisionEntry,
@@ -38,9 +41,6 @@ export type {
 } from './events/runEvents.js';
 export type { ObserveOptions } from './events/watchRun.js';
 export type { FailureFacts } from './failureFacts.js';
-export { toMachineJson } from './diagram/toMachineJson.js';
-export type { MermaidOptions } from './diagram/toMermaid.js';
-export { toMermaid } from './diagram/toMermaid.js';
 export type {
   FailureCause,
   FailureClassification,
