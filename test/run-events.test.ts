@@ -145,7 +145,11 @@ describe('run events', () => {
     const store = new MemoryCheckpointStore();
     const config = { ...threeIterations, review: { beforeProceed: true } };
     const first: RunEvent[] = [];
-    const paused = await runLoop(config, 'x', { store, runId: 'r1', onEvent: (e) => first.push(e) });
+    const paused = await runLoop(config, 'x', {
+      store,
+      runId: 'r1',
+      onEvent: (e) => first.push(e),
+    });
     expect(paused.status).toBe('paused');
     expect(first.at(-1)).toMatchObject({ type: 'pause', state: 'awaitingReview' });
     const second: RunEvent[] = [];
