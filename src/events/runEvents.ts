@@ -1,5 +1,5 @@
 import type { StepName } from '../failures.js';
-import { type LoopContext, type PendingRequest, stepOfState } from '../machines/loopContext.js';
+import { type LoopContext, type PendingRequest, STEP_STATE } from '../machines/loopContext.js';
 import type { LoopOutcome } from '../outcome.js';
 import type { TraceDecision } from '../statuses.js';
 import type { TraceEntry } from '../trace.js';
@@ -70,6 +70,10 @@ export interface LoopSnapshotView {
   hasTag(tag: string): boolean;
 }
 
+const STEP_OF_STATE = new Map<unknown, StepName>(
+  Object.entries(STEP_STATE).map(([step, state]) => [state, step as StepName]),
+);
+
 /**
  * The events between two snapshots of a loop actor: the trace entries added since `before`
  * (each a `step.finished` or a `decision`), then a newly invoked step, a new pause, the outcome.
@@ -90,7 +94,7 @@ export function runEventsBetween(
         : { type: 'decision', entry: entry as DecisionEntry },
     );
   }
-  const step = after.status === 'active' ? stepOfState(after.value) : undefined;
+  const step = after.status === 'active' ? STEP_OF_STATE.get(after.value) : undefined;
   if (step && after.children[step] && after.children[step] !== before?.children[step]) {
     events.push({
       type: 'step.started',

@@ -20,6 +20,13 @@ export interface LoopSpans {
   fail(error: unknown): void;
 }
 
+const SPAN_NAMES = {
+  attempt: 'loopchart.attempt',
+  validate: 'loopchart.validate',
+  refine: 'loopchart.refine',
+  fallback: 'loopchart.fallback',
+} as const;
+
 interface OpenStep {
   span: LoopSpan;
   /** Set once its trace entry arrived; it ends when the next step starts or the run ends. */
@@ -56,18 +63,15 @@ export function loopSpans(
   };
   const startStep = (event: StepStartedEvent) => {
     closeStep();
+    const attributes: SpanAttributes = {
+      'loopchart.step': event.step,
+      'loopchart.attempt': event.attempt,
+      'loopchart.iteration': event.iterationIndex,
+    };
+    if (event.key) attributes['loopchart.key'] = event.key;
     const span = tracer.startSpan(
-      `loopchart.${event.step}`,
-      {
-        kind: SPAN_KIND_INTERNAL,
-        startTime: event.startedAt,
-        attributes: {
-          'loopchart.step': event.step,
-          'loopchart.attempt': event.attempt,
-          'loopchart.iteration': event.iterationIndex,
-          ...(event.key ? { 'loopchart.key': event.key } : {}),
-        },
-      },
+      SPAN_NAMES[event.step],
+      { kind: SPAN_KIND_INTERNAL, startTime: event.startedAt, attributes },
       context,
     );
     step = { span };
@@ -75,9 +79,9 @@ export function loopSpans(
   const finishStep = (entry: TraceEntry) => {
     if (!step) return;
     step.endsAt = entry.startedAt + entry.durationMs;
-    step.span.setAttributes(entryAttributes(entry));
+    const attributes = entryAttributes(entry);
+    if (attributes) step.span.setAttributes(attributes);
     if (entry.failureKind) {
-      step.span.setAttributes({ 'error.type': entry.failureKind });
       step.span.setStatus({ code: STATUS_ERROR, message: entry.rationale ?? entry.failureKind });
     }
   };
@@ -101,16 +105,17 @@ export function loopSpans(
         case 'step.finished':
           return finishStep(event.entry);
         case 'decision': {
+          // the decision is an attribute of the step it followed; a second one is a run event
           const { entry } = event;
           if (step && !step.decided) {
             step.decided = true;
             step.span.setAttributes({ 'loopchart.decision': entry.decision });
+            return;
           }
           run.addEvent(
             'loopchart.decision',
             {
               'loopchart.decision': entry.decision,
-              'loopchart.retry_count': entry.retryCount,
               ...(entry.rationale ? { 'loopchart.rationale': entry.rationale.slice(0, 500) } : {}),
             },
             entry.startedAt,
@@ -148,14 +153,14 @@ export function loopSpans(
   };
 }
 
-function entryAttributes(entry: TraceEntry): SpanAttributes {
-  return {
-    'loopchart.seq': entry.seq,
-    'loopchart.retry_count': entry.retryCount,
-    ...(entry.key ? { 'loopchart.key': entry.key } : {}),
-    ...(entry.cost !== undefined ? { 'loopchart.cost': entry.cost } : {}),
-    ...(entry.fingerprint ? { 'loopchart.fingerprint': entry.fingerprint } : {}),
-    ...(entry.failureKind ? { 'loopchart.failure.kind': entry.failureKind } : {}),
-    ...(entry.intermittent ? { 'loopchart.intermittent': true } : {}),
-  };
+function entryAttributes(entry: TraceEntry): SpanAttributes | undefined {
+  if (entry.cost === undefined && !entry.failureKind && !entry.intermittent) return undefined;
+  const attributes: SpanAttributes = {};
+  if (entry.cost !== undefined) attributes['loopchart.cost'] = entry.cost;
+  if (entry.failureKind) {
+    attributes['loopchart.failure.kind'] = entry.failureKind;
+    attributes['error.type'] = entry.failureKind;
+  }
+  if (entry.intermittent) attributes['loopchart.intermittent'] = true;
+  return attributes;
 }
