@@ -4,19 +4,11 @@ import {
   type ReadableSpan,
   type SpanExporter,
 } from '@opentelemetry/sdk-trace-base';
-import { type LoopConfig, type LoopOutcome, loopMachineFor, runLoop } from 'loopchart';
+import { loopMachineFor, runLoop } from 'loopchart';
 import { createActor, toPromise } from 'xstate';
 import type { BenchContext } from '../harness/BenchSection.js';
+import { config, implementation } from './loopchartLoop.js';
 import { sequentialMicros } from './measure.js';
-import {
-  attempt,
-  type Draft,
-  type LoopImplementation,
-  MAX_RETRIES,
-  refine,
-  type Task,
-  validate,
-} from './workload.js';
 
 /** Drops every span: what is measured is creating and ending them, not shipping them. */
 class NoopExporter implements SpanExporter {
@@ -28,27 +20,6 @@ class NoopExporter implements SpanExporter {
   shutdown(): Promise<void> {
     return Promise.resolve();
   }
-}
-
-const config: LoopConfig<Task, Draft> = {
-  maxRetries: MAX_RETRIES,
-  attempt: ({ input }) => attempt(input),
-  validate: (candidate) => validate(candidate),
-  refine: ({ input, error }) => refine(input, error.message),
-};
-
-function implementation(
-  name: string,
-  start: (task: Task) => Promise<LoopOutcome<Draft>>,
-): LoopImplementation {
-  return {
-    name,
-    async run(task) {
-      const outcome = await start(task);
-      const candidate = outcome.status === 'proceed' ? outcome.candidate : undefined;
-      return { candidate, iterations: outcome.iterations };
-    },
-  };
 }
 
 /**
