@@ -11,7 +11,7 @@ import {
   type TraceEntry,
 } from 'loopchart';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { createActor, toPromise } from 'xstate';
+import { createActor, setup, toPromise } from 'xstate';
 import { correctable, valid } from './support/scriptedSteps.js';
 
 /** A loop that refines twice and proceeds on its third attempt. */
@@ -173,5 +173,20 @@ describe('run events', () => {
     const outcome = await toPromise(actor);
     expect(entriesOf(viaActor)).toEqual(outcome.trace);
     expect(viaActor.map((e) => e.type)).toEqual(viaRun.map((e) => e.type));
+  });
+
+  it('observeLoop ignores an actor that is not a loop', async () => {
+    const other = createActor(
+      setup({}).createMachine({
+        initial: 'a',
+        states: { a: { on: { go: 'b' } }, b: { type: 'final' } },
+      }),
+    );
+    const events: RunEvent[] = [];
+    observeLoop(other, (e) => events.push(e));
+    other.start();
+    other.send({ type: 'go' });
+    expect(other.getSnapshot().status).toBe('done');
+    expect(events).toEqual([]);
   });
 });

@@ -36,6 +36,7 @@ export function watchLoopActor(
   return actor.subscribe({
     next(snapshot) {
       const after = snapshot as LoopSnapshotView;
+      if (!Array.isArray(after.context?.trace)) return; // not a loop machine's actor
       if (after === initial && before === initial && !restored) before = undefined;
       for (const event of runEventsBetween(before, after)) deliver(event);
       before = after;
