@@ -5,9 +5,13 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import { Output } from 'ai';
 import { isLoopConfigError, permanentFailure, runLoop, withCost } from 'loopchart';
+import { modelSteps } from 'loopchart/ai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { AsyncContextManager } from './support/asyncContextManager.js';
+import { scriptedModel } from './support/mockModel.js';
 import { correctable, valid } from './support/scriptedSteps.js';
 
 const exporter = new InMemorySpanExporter();
@@ -139,6 +143,24 @@ describe('OpenTelemetry spans (real SDK, in-memory exporter)', () => {
     );
     const [run] = byName('invoke_workflow nested');
     expect(activeInStep).toBe(run?.spanContext().spanId);
+  });
+
+  it("the AI SDK's own spans (experimental_telemetry) nest under the run span", async () => {
+    const { model } = scriptedModel(['{"n": 1}']);
+    const steps = modelSteps({
+      call: () => ({
+        model,
+        output: Output.object({ schema: z.object({ n: z.number() }) }),
+        prompt: 'a number',
+        experimental_telemetry: { isEnabled: true, tracer },
+      }),
+    });
+    await underCallerSpan(() => runLoop({ id: 'withModel', ...steps }, 'in', { tracer }));
+    const [run] = byName('invoke_workflow withModel');
+    const [generate] = byName('ai.generateText');
+    expect(generate).toBeDefined();
+    expect(generate?.spanContext().traceId).toBe(run?.spanContext().traceId);
+    expect(parentOf(generate)).toBe(run?.spanContext().spanId);
   });
 
   it('without a tracer nothing is traced', async () => {
