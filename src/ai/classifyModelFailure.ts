@@ -28,7 +28,10 @@ export function classifyModelFailure(error: unknown): FailureClassification | un
   return undefined;
 }
 
-/** The delay a response asks for, in ms: `retry-after-ms`, else `retry-after` (seconds or a date). */
+/**
+ * The delay a response asks for, in ms: `retry-after-ms`, else `retry-after` (seconds or a date).
+ * @example throw transientFailure('rate limited', { effect: 'none', retryAfterMs: retryAfter(error.responseHeaders) });
+ */
 export function retryAfter(headers: Record<string, string> | undefined, now = Date.now()) {
   if (!headers) return undefined;
   const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
