@@ -168,6 +168,18 @@ describe('OpenTelemetry spans (real SDK, in-memory exporter)', () => {
     expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['handle request']);
   });
 
+  it('a tracer that throws never changes the run', async () => {
+    const broken = {
+      startSpan() {
+        throw new Error('exporter down');
+      },
+    };
+    const outcome = await runLoop({ attempt: () => 1, validate: () => valid }, 'in', {
+      tracer: broken,
+    });
+    expect(outcome.status).toBe('proceed');
+  });
+
   it('a tracer that is not one is a config error naming the field', async () => {
     const error = await runLoop({ attempt: () => 1, validate: () => valid }, 'in', {
       tracer: {} as never,

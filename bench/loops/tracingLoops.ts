@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import {
   BasicTracerProvider,
   BatchSpanProcessor,
@@ -24,7 +25,8 @@ class NoopExporter implements SpanExporter {
 
 /**
  * The loops bench's tracing rows: `runLoop` with nothing to observe (off), the same machine run
- * without `runLoop` (the floor off is held to), with a real
+ * without `runLoop` (the floor off is held to), with the API's no-op tracer (loopchart's own
+ * share of tracing), with a real
  * OpenTelemetry SDK tracer whose spans go to a no-op exporter through the batch processor (on),
  * and with an `onEvent` that does nothing; each one loop at a time, interleaved.
  */
@@ -38,6 +40,11 @@ export async function tracingRows(ctx: BenchContext) {
   const on = implementation('tracing on (no-op exporter)', (task) =>
     runLoop(config, task, { tracer }),
   );
+  // no global provider is registered in the bench, so this is the API's no-op tracer
+  const apiNoop = trace.getTracer('bench');
+  const layer = implementation("tracing on, the API's no-op tracer", (task) =>
+    runLoop(config, task, { tracer: apiNoop }),
+  );
   const events = implementation('onEvent (no-op)', (task) =>
     runLoop(config, task, { onEvent: () => {} }),
   );
@@ -45,7 +52,7 @@ export async function tracingRows(ctx: BenchContext) {
   const direct = implementation('actor by hand (no runLoop)', (task) =>
     toPromise(createActor(loopMachineFor(config), { input: { input: task } }).start()),
   );
-  const impls = [off, direct, on, events];
+  const impls = [off, direct, on, layer, events];
   const micros = await sequentialMicros(
     impls,
     ctx.quick

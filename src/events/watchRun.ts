@@ -67,15 +67,15 @@ export function watchRun(
 async function prepareWatch(options: ObserveOptions<never>, loopId: string): Promise<RunWatch> {
   const { tracer } = options;
   const onEvent = options.onEvent as ((event: RunEvent) => void) | undefined;
-  const spans = tracer ? loopSpans(tracer, await loadOpenTelemetry(), loopId) : undefined;
+  const spans = tracer ? startSpans(tracer, await loadOpenTelemetry(), loopId) : undefined;
+  // an observer (a throwing onEvent, a broken tracer) never changes the run it observes
   const deliver = (event: RunEvent) => {
-    spans?.record(event);
-    if (!onEvent) return;
     try {
-      onEvent(event);
-    } catch {
-      // an observer never changes the run it observes
-    }
+      spans?.record(event);
+    } catch {}
+    try {
+      onEvent?.(event);
+    } catch {}
   };
   return {
     watch(actor, restored, start) {
@@ -97,6 +97,14 @@ async function prepareWatch(options: ObserveOptions<never>, loopId: string): Pro
       deliver({ type: 'outcome', outcome });
     },
   };
+}
+
+function startSpans(...args: Parameters<typeof loopSpans>): LoopSpans | undefined {
+  try {
+    return loopSpans(...args);
+  } catch {
+    return undefined;
+  }
 }
 
 function within<T>(spans: LoopSpans | undefined, start: () => Promise<T>): Promise<T> {
