@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeValue } from './describeValue.js';
+import { type FailureFacts, failureFacts } from './failureFacts.js';
 
 export const FAILURE_KINDS = ['policy', 'permanent', 'transient', 'uncertain'] as const;
 /** How a thrown failure is treated: SPEC §2. */
@@ -89,6 +90,20 @@ export interface FailureRecord {
   retryAfterMs?: number;
   message: string;
   name?: string;
+  facts?: FailureFacts;
+}
+
+/** `LoopError.cause`: what failed, how it was classified, and the failure's JSON-safe facts. */
+export interface FailureCause extends FailureFacts {
+  step: StepName;
+  kind: FailureKind;
+  message: string;
+  name?: string;
+}
+
+/** The `cause` an outcome reports for a recorded failure. */
+export function failureCause({ step, kind, message, name, facts }: FailureRecord): FailureCause {
+  return { step, kind, message, ...(name ? { name } : {}), ...facts };
 }
 
 export type StepName = 'attempt' | 'validate' | 'refine' | 'fallback';
@@ -119,6 +134,8 @@ export function classifyFailure(
 ): FailureRecord {
   if (isFailureRecord(error)) return error;
   const { message, name } = readError(error);
+  const facts = failureFacts(error);
+  const known = { ...(name ? { name } : {}), ...(facts ? { facts } : {}) };
   let answer: unknown;
   try {
     answer = classify(error) ?? defaultClassifyFailure(error);
@@ -128,7 +145,7 @@ export function classifyFailure(
       kind: 'permanent',
       effect: 'unknown',
       message: `${message} (classifyFailure threw: ${readError(classifierError).message})`,
-      ...(name ? { name } : {}),
+      ...known,
     };
   }
   const parsed = classificationSchema.safeParse(answer);
@@ -138,7 +155,7 @@ export function classifyFailure(
       kind: 'permanent',
       effect: 'unknown',
       message: `${message} (classifyFailure returned ${describeValue(answer)}, not a failure kind)`,
-      ...(name ? { name } : {}),
+      ...known,
     };
   }
   const value = typeof parsed.data === 'string' ? { kind: parsed.data } : parsed.data;
@@ -151,7 +168,7 @@ export function classifyFailure(
     effect: value.kind === 'uncertain' ? 'unknown' : effect,
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     message,
-    ...(name ? { name } : {}),
+    ...known,
   };
 }
 

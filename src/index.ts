@@ -9,7 +9,22 @@ export type {
   StepContext,
 } from './config.js';
 export { resolveConfig } from './config.js';
+export { observeLoop } from './events/observeLoop.js';
 export type {
+  DecisionEntry,
+  DecisionEvent,
+  OutcomeEvent,
+  PauseEvent,
+  RunEvent,
+  RunEventType,
+  StepEntry,
+  StepFinishedEvent,
+  StepStartedEvent,
+} from './events/runEvents.js';
+export type { ObserveOptions } from './events/watchRun.js';
+export type { FailureFacts } from './failureFacts.js';
+export type {
+  FailureCause,
   FailureClassification,
   FailureClassifier,
   FailureEffect,
@@ -59,6 +74,7 @@ export type { Decision, LoopStatus, OkStatus, StopStatus, TraceDecision } from '
 export { DECISIONS, isOkStatus, LOOP_STATUSES, OK_STATUSES } from './statuses.js';
 export type { ClarificationRequest, CostedResult, EmptyResult } from './stepResults.js';
 export { clarificationRequest, emptyResult, withCost } from './stepResults.js';
+export type { LoopSpan, SpanTracer } from './telemetry/spanTypes.js';
 export type { TraceEntry } from './trace.js';
 export type { ValidationError, ValidationResult, Verdict } from './validation.js';
 export { parseVerdict } from './validation.js';

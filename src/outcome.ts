@@ -1,4 +1,4 @@
-import type { FailureKind, StepName } from './failures.js';
+import type { FailureCause } from './failures.js';
 import type { LoopStatus, OkStatus, StopStatus } from './statuses.js';
 import type { TraceEntry } from './trace.js';
 
@@ -14,7 +14,8 @@ export interface LoopError {
   message: string;
   /** The repeated fingerprint, for `stalled`. */
   fingerprint?: string;
-  cause?: { step: StepName; kind: FailureKind; message: string; name?: string };
+  /** What failed and how it was classified, with the failure's JSON-safe facts (status, retry headers, code, usage). */
+  cause?: FailureCause;
 }
 
 export interface OutcomeFields<S extends LoopStatus> {

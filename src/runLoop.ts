@@ -6,6 +6,7 @@ import {
   createActor,
 } from 'xstate';
 import { type LoopConfig, resolveConfig } from './config.js';
+import { type ObserveOptions, type RunWatch, watchRun } from './events/watchRun.js';
 import { abortedBeforeStart, machineAbortedBeforeStart } from './machines/abortedBeforeStart.js';
 import type { LoopMachine } from './machines/loopMachine.js';
 import { bindSteps, sharedLoopMachine } from './machines/sharedLoopMachine.js';
@@ -17,7 +18,7 @@ import type { RunResult } from './persistence/PausedRun.js';
 import { type CheckpointOptions, checkRunOptions, prepareLoop } from './persistence/prepareLoop.js';
 
 /** Options of one run. */
-export interface RunOptions {
+export interface RunOptions<C = unknown> extends ObserveOptions<C> {
   /** Aborting it ends the run as `aborted` and aborts the in-flight step's `signal`. */
   signal?: AbortSignal;
   /** An XState inspection observer, e.g. `createBrowserInspector().inspect` from `@statelyai/inspect`. */
@@ -37,62 +38,84 @@ export interface RunOptions {
 export function runLoop<I, C>(
   config: LoopConfig<I, C>,
   input: I,
-  options: RunOptions & CheckpointOptions,
+  options: RunOptions<C> & CheckpointOptions,
 ): Promise<RunResult<C>>;
 export function runLoop<I, C>(
   config: LoopConfig<I, C>,
   input: I,
-  options?: RunOptions & { store?: undefined },
+  options?: RunOptions<C> & { store?: undefined },
 ): Promise<LoopOutcome<C>>;
 export function runLoop<I, C>(
   config: LoopConfig<I, C>,
   input: I,
-  options?: RunOptions & Partial<CheckpointOptions>,
+  options?: RunOptions<C> & Partial<CheckpointOptions>,
 ): Promise<RunResult<C>>;
 export async function runLoop<I, C>(
   config: LoopConfig<I, C>,
   input: I,
-  options: RunOptions & Partial<CheckpointOptions> = {},
+  options: RunOptions<C> & Partial<CheckpointOptions> = {},
 ): Promise<RunResult<C>> {
   const { inspect, signal } = options;
   const actorOptions = { input: { input }, ...(inspect ? { inspect } : {}) };
   if (options.store === undefined) {
     const settings = resolveConfig(config);
-    if (signal?.aborted)
-      return abortedBeforeStart(settings, input, abortReason(signal)) as LoopOutcome<C>;
-    const actor = createActor(sharedLoopMachine<I, C>(config.id ?? 'loop', settings), actorOptions);
+    const id = config.id ?? 'loop';
+    const watch = await watchRun(options, id);
+    if (signal?.aborted) {
+      const early = abortedBeforeStart(settings, input, abortReason(signal)) as LoopOutcome<C>;
+      watch?.settle(early);
+      return early;
+    }
+    const actor = createActor(sharedLoopMachine<I, C>(id, settings), actorOptions);
     bindSteps(actor as unknown as Actor<AnyStateMachine>, runStepsOf(config));
-    return runToEnd(actor, signal);
+    return watched(watch, actor, () => runToEnd<C>(actor, signal));
   }
   const { store, runId } = checkRunOptions(options, false);
   const prepared = prepareLoop(config);
   const { gate, expected } = prepared;
-  return driveLoop<C>({
-    actor: prepared.actor(actorOptions),
-    gate,
-    store,
-    runId,
-    machineId: expected.machineId,
-    fingerprint: expected.fingerprint,
-    seq: 0,
-    signal,
-  });
+  const watch = await watchRun(options, expected.machineId);
+  const actor = prepared.actor(actorOptions);
+  return watched(watch, actor, () =>
+    driveLoop<C>({
+      actor,
+      gate,
+      store,
+      runId,
+      machineId: expected.machineId,
+      fingerprint: expected.fingerprint,
+      seq: 0,
+      signal,
+    }),
+  );
 }
 
 /** Runs an already built loop machine (e.g. one changed with `.provide()`) to its end. */
-export function runLoopMachine<I, C>(
+export async function runLoopMachine<I, C>(
   machine: LoopMachine<I, C>,
   input: I,
-  { signal, inspect }: RunOptions = {},
+  options: RunOptions<C> = {},
 ): Promise<LoopOutcome<C>> {
+  const { signal, inspect } = options;
+  const watch = await watchRun(options, machine.id);
   const early = signal?.aborted
     ? machineAbortedBeforeStart(machine, input, abortReason(signal))
     : undefined;
-  if (early) return Promise.resolve(early as LoopOutcome<C>);
-  return runToEnd(
-    createActor(machine, { input: { input }, ...(inspect ? { inspect } : {}) }),
-    signal,
+  if (early) {
+    watch?.settle(early);
+    return early as LoopOutcome<C>;
+  }
+  const actor = createActor(machine, { input: { input }, ...(inspect ? { inspect } : {}) });
+  return watched(watch, actor as unknown as Actor<AnyStateMachine>, () =>
+    runToEnd<C>(actor as unknown as Actor<AnyStateMachine>, signal),
   );
+}
+
+function watched<T>(
+  watch: RunWatch | undefined,
+  actor: Actor<AnyStateMachine>,
+  start: () => Promise<T>,
+): Promise<T> {
+  return watch ? watch.watch(actor, false, start) : start();
 }
 
 function runToEnd<C>(actor: Actor<AnyStateMachine>, signal: AbortSignal | undefined) {

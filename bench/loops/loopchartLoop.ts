@@ -10,14 +10,16 @@ import {
   validate,
 } from './workload.js';
 
-const config: LoopConfig<Task, Draft> = {
+/** The workload as a loopchart config. */
+export const config: LoopConfig<Task, Draft> = {
   maxRetries: MAX_RETRIES,
   attempt: ({ input }) => attempt(input),
   validate: (candidate) => validate(candidate),
   refine: ({ input, error }) => refine(input, error.message),
 };
 
-function implementation(
+/** A loopchart run of the workload as a bench implementation. */
+export function implementation(
   name: string,
   start: (task: Task) => Promise<LoopOutcome<Draft>>,
 ): LoopImplementation {

@@ -9,6 +9,7 @@ import {
 import { type ImplFigures, inFlightFigures, sequentialMicros } from '../loops/measure.js';
 import { plainLoop } from '../loops/plainLoop.js';
 import { targetRows } from '../loops/targets.js';
+import { tracingRows } from '../loops/tracingLoops.js';
 import {
   ITERATIONS_PER_LOOP,
   type LoopImplementation,
@@ -95,6 +96,7 @@ export const section: BenchSection = {
       heap: `the loops in flight held in their attempt after ${HELD_AFTER_REFINES} refines: heapUsed after full GCs minus the baseline, per loop`,
       ...tables(figures),
       targets: targetRows(figures, full),
+      tracing: await tracingRows(ctx),
       contextKeys: `${keys} top-level keys in the loop machine's context${keys >= 20 ? ' (20 or more: V8 copies it as a slow dictionary on every assign)' : ''}`,
     };
   },

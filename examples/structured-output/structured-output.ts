@@ -1,19 +1,20 @@
 /**
- * Structured output: a model behind the Vercel AI SDK writes JSON, a zod schema checks it, and the
- * loop asks again with the schema's complaints until the JSON fits (the "reask" pattern).
- * - `schemaValidator(schema)` reads model text (```json blocks included) and turns zod's issues into
- *   `correctable` feedback that names each path (`customer.email`, `priority`);
- * - the attempt puts that feedback into the next prompt, and the model repairs its JSON;
- * - a rate limit (HTTP 429) is a transient failure: retried once on the same input after the delay
- *   it asks for, and never pasted into the reask prompt;
- * - a refusal holds no JSON at all: the validator's `fundamental` predicate ends the loop at once;
- * - `validate.parse(outcome.candidate)` gives back the typed object.
+ * Structured output: a model behind the Vercel AI SDK writes JSON with `Output.object`, and the
+ * loop asks again with the schema's complaints until the JSON fits (the "reask" pattern), with no
+ * glue code: `modelSteps` from `loopchart/ai` is the attempt and the validator.
+ * - a reply that does not match the schema is a `correctable` verdict naming each path
+ *   (`customer.email`, `priority`), put to the model in the next call with its previous answer;
+ * - a rate limit (HTTP 429) is a transient failure: retried once on the same input after the
+ *   `retry-after-ms` it asks for, and never pasted into the reask prompt;
+ * - a refusal (finish reason `content-filter`) is `fundamental`: the loop ends at once;
+ * - token usage is the loop's `cost`, the rejected replies included.
  * Runs offline: the model is the AI SDK's `MockLanguageModelV3` (from `ai/test`) with scripted replies.
  * Run it: `npm run example -- structured-output`.
  */
-import { APICallError, generateText } from 'ai';
+import { APICallError, Output } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { type FailureClassifier, runLoop, schemaValidator } from 'loopchart';
+import { runLoop } from 'loopchart';
+import { isUnusableOutput, modelSteps } from 'loopchart/ai';
 import { z } from 'zod';
 
 const Ticket = z.object({
@@ -23,7 +24,7 @@ const Ticket = z.object({
 });
 
 /** A scripted model: each call returns the next reply; `429` stands for a rate-limited call. */
-function scriptedModel(replies: string[]) {
+function scriptedModel(replies: string[], finish: 'stop' | 'content-filter' = 'stop') {
   return new MockLanguageModelV3({
     doGenerate: async () => {
       const text = replies.shift() ?? '';
@@ -39,7 +40,7 @@ function scriptedModel(replies: string[]) {
       }
       return {
         content: [{ type: 'text', text }],
-        finishReason: { unified: 'stop', raw: 'stop' },
+        finishReason: { unified: finish, raw: finish },
         usage: {
           inputTokens: { total: 120, noCache: 120, cacheRead: undefined, cacheWrite: undefined },
           outputTokens: { total: 40, text: 40, reasoning: undefined },
@@ -50,44 +51,18 @@ function scriptedModel(replies: string[]) {
   });
 }
 
-/** Rate limits and other retryable API errors are transient; the SDK says when nothing was done. */
-const classifyFailure: FailureClassifier = (error) => {
-  if (!APICallError.isInstance(error) || !error.isRetryable) return 'permanent';
-  const retryAfterMs = Number(error.responseHeaders?.['retry-after-ms'] ?? 1000);
-  return { kind: 'transient', effect: error.statusCode === 429 ? 'none' : 'unknown', retryAfterMs };
-};
-
-const validate = schemaValidator(Ticket, {
-  // A reply without any JSON is a refusal: asking again with the same prompt will not help.
-  fundamental: (issue) => issue.code === 'no_json',
-});
-
-async function extractTicket(model: MockLanguageModelV3, email: string) {
-  return runLoop(
-    {
-      id: 'structuredOutput',
-      maxRetries: 2,
-      classifyFailure,
-      attempt: async ({ input, feedback, signal }) => {
-        const reask = feedback
-          ? `\n\nYour last answer was rejected:\n${feedback.message}\nReply with the corrected JSON only.`
-          : '';
-        // maxRetries: 0 leaves retries to the loop, so they count against its ceilings and show in its trace.
-        const { text } = await generateText({
-          model,
-          prompt: `Turn this email into a support ticket (JSON: summary, priority, customer).\n\n${input}${reask}`,
-          maxRetries: 0,
-          abortSignal: signal,
-        });
-        return text;
-      },
-      validate,
-    },
-    email,
-  );
+function extractTicket(model: MockLanguageModelV3, email: string) {
+  const steps = modelSteps({
+    call: ({ input }: { input: string }) => ({
+      model,
+      output: Output.object({ schema: Ticket }),
+      prompt: `Turn this email into a support ticket (JSON: summary, priority, customer).\n\n${input}`,
+    }),
+  });
+  return runLoop({ id: 'structuredOutput', maxRetries: 2, ...steps }, email);
 }
 
-/** The text the model was sent, from its recorded call. */
+/** The text the model was sent in its user messages, from its recorded call. */
 function promptText(prompt: MockLanguageModelV3['doGenerateCalls'][number]['prompt'] | undefined) {
   const texts: string[] = [];
   for (const message of prompt ?? []) {
@@ -100,21 +75,24 @@ function promptText(prompt: MockLanguageModelV3['doGenerateCalls'][number]['prom
 const email = 'From: Dana Reyes <dana@example.com>\nOur invoices page has been down since 9am.';
 
 const model = scriptedModel([
-  'Here is the ticket:\n```json\n{"summary": "Invoices page down", "priority": "urgent", "customer": {"name": "Dana Reyes"}}\n```',
+  '{"summary": "Invoices page down", "priority": "urgent", "customer": {"name": "Dana Reyes"}}',
   '429',
-  '```json\n{"summary": "Invoices page down since 9am", "priority": "high", "customer": {"name": "Dana Reyes", "email": "dana@example.com"}}\n```',
+  '{"summary": "Invoices page down since 9am", "priority": "high", "customer": {"name": "Dana Reyes", "email": "dana@example.com"}}',
 ]);
 const outcome = await extractTicket(model, email);
 console.log(
-  `${outcome.status} after ${outcome.iterations} reask(s), ${outcome.attempts} model calls`,
+  `${outcome.status} after ${outcome.iterations} reask(s), ${outcome.attempts} model calls, ${outcome.cost} tokens`,
 );
 const repairPrompt = promptText(model.doGenerateCalls.at(-1)?.prompt);
 console.log(repairPrompt.slice(repairPrompt.indexOf('Your last answer')));
 console.log(`the rate limit stayed out of the reask: ${!/429|Too Many/i.test(repairPrompt)}`);
-if (outcome.status === 'proceed') {
-  const ticket = await validate.parse(outcome.candidate);
+if (outcome.status === 'proceed' && !isUnusableOutput(outcome.candidate)) {
+  const ticket = outcome.candidate;
   console.log(`ticket: ${ticket.priority} priority, from ${ticket.customer.email}`);
 }
 
-const refusal = await extractTicket(scriptedModel(["I can't share customer data."]), email);
+const refusal = await extractTicket(
+  scriptedModel(["I can't share customer data."], 'content-filter'),
+  email,
+);
 console.log(`refusal: ${refusal.status} after ${refusal.attempts} model call(s)`);

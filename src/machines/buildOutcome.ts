@@ -1,3 +1,4 @@
+import { failureCause } from '../failures.js';
 import type { LoopError, LoopOutcome } from '../outcome.js';
 import type { LoopStatus, StopStatus } from '../statuses.js';
 import { explain } from './explain.js';
@@ -56,12 +57,7 @@ function loopError(kind: StopStatus, context: LoopContext, message: string): Loo
     error.fingerprint = context.stall.fingerprint;
   if (failure && context.phase === 'failed') {
     error.state = STEP_STATE[failure.step];
-    error.cause = {
-      step: failure.step,
-      kind: failure.kind,
-      message: failure.message,
-      ...(failure.name ? { name: failure.name } : {}),
-    };
+    error.cause = failureCause(failure);
   }
   return error;
 

@@ -1,4 +1,5 @@
 import type { LoopConfig } from '../config.js';
+import { type ObserveOptions, watchRun } from '../events/watchRun.js';
 import { stepOfState } from '../machines/loopContext.js';
 import type { LoopEvent } from '../machines/loopEvents.js';
 import { type LoopView, loopView } from '../machines/loopView.js';
@@ -15,7 +16,7 @@ import {
 } from './prepareLoop.js';
 
 /** Options of `resumeLoop`. */
-export interface ResumeOptions extends CheckpointOptions {
+export interface ResumeOptions<C = unknown> extends CheckpointOptions, ObserveOptions<C> {
   runId: string;
   /** The answer a paused run waits for (`review.*`, `clarification.answer`), or `loop.abort`. */
   event?: LoopEvent;
@@ -41,7 +42,7 @@ export interface ResumeOptions extends CheckpointOptions {
  */
 export async function resumeLoop<I, C>(
   config: LoopConfig<I, C>,
-  options: ResumeOptions,
+  options: ResumeOptions<C>,
 ): Promise<RunResult<C>> {
   const { store, runId } = checkRunOptions(options, true);
   const prepared = prepareLoop(config);
@@ -76,17 +77,20 @@ export async function resumeLoop<I, C>(
         : `is working (${checkpoint.state}) and takes only loop.abort`;
     throw notWaiting(checkpoint, event, waits);
   }
-  return driveLoop<C>({
-    actor,
-    gate,
-    store,
-    runId,
-    machineId: expected.machineId,
-    fingerprint: expected.fingerprint,
-    seq: record.seq,
-    event,
-    signal: options.signal,
-  });
+  const watch = await watchRun(options, expected.machineId);
+  const drive = () =>
+    driveLoop<C>({
+      actor,
+      gate,
+      store,
+      runId,
+      machineId: expected.machineId,
+      fingerprint: expected.fingerprint,
+      seq: record.seq,
+      event,
+      signal: options.signal,
+    });
+  return watch ? watch.watch(actor, true, drive) : drive();
 }
 
 function markInFlightStep(snapshot: PersistedSnapshot) {

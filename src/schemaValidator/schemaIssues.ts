@@ -35,6 +35,15 @@ export function toSchemaIssues(issues: readonly z.core.$ZodIssue[]): SchemaIssue
   });
 }
 
+/** The feedback for schema issues: how many, then one `- path: message` line each (up to `max`). */
+export function describeIssues(issues: readonly SchemaIssue[], max = 10): string {
+  const lines = issues.slice(0, max).map((issue) => `- ${issue.at}: ${issue.message}`);
+  const more = issues.length - lines.length;
+  if (more > 0) lines.push(`- …and ${more} more`);
+  const count = `${issues.length} issue${issues.length === 1 ? '' : 's'}`;
+  return `The JSON does not match the schema (${count}):\n${lines.join('\n')}`;
+}
+
 export function parseIssue(code: 'no_json' | 'invalid_json', message: string): SchemaIssue {
   return { code, path: [], at: '(root)', message: clean(message) };
 }

@@ -5,7 +5,13 @@ import { LoopConfigError } from '../LoopConfigError.js';
 import type { ValidationResult } from '../validation.js';
 import { configErrorFrom } from '../zodIssues.js';
 import { extractJson } from './extractJson.js';
-import { clean, parseIssue, type SchemaIssue, toSchemaIssues } from './schemaIssues.js';
+import {
+  clean,
+  describeIssues,
+  parseIssue,
+  type SchemaIssue,
+  toSchemaIssues,
+} from './schemaIssues.js';
 
 /** Options of `schemaValidator`. */
 export interface SchemaValidatorOptions {
@@ -116,11 +122,7 @@ export function schemaValidator<S extends z.ZodType>(
 
   function feedback(checked: { issues: SchemaIssue[]; parsed: boolean }, shown: SchemaIssue[]) {
     if (!checked.parsed) return shown[0]?.message ?? 'The reply holds no JSON value.';
-    const lines = shown.slice(0, maxIssues).map((issue) => `- ${issue.at}: ${issue.message}`);
-    const more = shown.length - lines.length;
-    if (more > 0) lines.push(`- …and ${more} more`);
-    const count = `${shown.length} issue${shown.length === 1 ? '' : 's'}`;
-    return `The JSON does not match the schema (${count}):\n${lines.join('\n')}`;
+    return describeIssues(shown, maxIssues);
   }
 
   return Object.assign(validate, {

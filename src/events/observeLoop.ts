@@ -1,0 +1,46 @@
+import type { AnyActorRef, Subscription } from 'xstate';
+import { type LoopSnapshotView, type RunEvent, runEventsBetween } from './runEvents.js';
+
+/**
+ * Calls `onEvent` with the run events of a loop actor you created or spawned yourself (the same
+ * events `runLoop`'s `onEvent` gets), from now on: subscribe before `start()` to see them all.
+ * An `onEvent` that throws never affects the run. Returns the subscription.
+ * @example const actor = createActor(createLoopMachine(config), { input: { input: 'draft' } });
+ *          observeLoop(actor, (event) => { if (event.type === 'decision') log(event.entry.rationale); });
+ *          actor.start();
+ */
+export function observeLoop<C = unknown>(
+  actor: AnyActorRef,
+  onEvent: (event: RunEvent<C>) => void,
+): Subscription {
+  return watchLoopActor(actor, false, (event) => {
+    try {
+      onEvent(event as RunEvent<C>);
+    } catch {
+      // an observer never changes the run it observes
+    }
+  });
+}
+
+/**
+ * Subscribes `deliver` to the events of a loop actor. The snapshot it has now is the baseline;
+ * when that very snapshot is delivered at `start()`, a fresh run reports its first step.
+ */
+export function watchLoopActor(
+  actor: AnyActorRef,
+  restored: boolean,
+  deliver: (event: RunEvent) => void,
+): Subscription {
+  const initial = actor.getSnapshot() as LoopSnapshotView;
+  let before: LoopSnapshotView | undefined = initial;
+  return actor.subscribe({
+    next(snapshot) {
+      const after = snapshot as LoopSnapshotView;
+      if (!Array.isArray(after.context?.trace)) return; // not a loop machine's actor
+      if (after === initial && before === initial && !restored) before = undefined;
+      for (const event of runEventsBetween(before, after)) deliver(event);
+      before = after;
+    },
+    error: () => {},
+  });
+}

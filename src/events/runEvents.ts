@@ -1,0 +1,117 @@
+import type { StepName } from '../failures.js';
+import { type LoopContext, type PendingRequest, STEP_STATE } from '../machines/loopContext.js';
+import type { LoopOutcome } from '../outcome.js';
+import type { TraceDecision } from '../statuses.js';
+import type { TraceEntry } from '../trace.js';
+
+/** A step visit's trace entry: it has no `decision`. */
+export type StepEntry = TraceEntry & { decision?: undefined };
+/** A decision's trace entry. */
+export type DecisionEntry = TraceEntry & { decision: TraceDecision };
+
+/** A step was invoked (its trace entry follows as `step.finished` when it settles). */
+export interface StepStartedEvent {
+  type: 'step.started';
+  step: StepName;
+  /** The working state that runs it (`attempting`, `validating`, …). */
+  state: string;
+  /** The 1-based attempt number this step belongs to. */
+  attempt: number;
+  /** Refine cycles so far. */
+  iterationIndex: number;
+  /** The reproducibility key of the attempt's input, for an attempt. */
+  key?: string;
+  startedAt: number;
+}
+
+/** A step settled: `entry` is its trace entry, exactly as the outcome's trace holds it. */
+export interface StepFinishedEvent {
+  type: 'step.finished';
+  entry: StepEntry;
+}
+
+/** The loop decided (`refine`, `proceed`, `retry`, a stop…): `entry` is the trace's decision entry. */
+export interface DecisionEvent {
+  type: 'decision';
+  entry: DecisionEntry;
+}
+
+/** The loop waits for a person (a review or a clarification question). */
+export interface PauseEvent {
+  type: 'pause';
+  state: string;
+  pending: PendingRequest;
+}
+
+/** The run ended. */
+export interface OutcomeEvent<C = unknown> {
+  type: 'outcome';
+  outcome: LoopOutcome<C>;
+}
+
+/** What `onEvent` receives, in order: the trace's vocabulary, typed. */
+export type RunEvent<C = unknown> =
+  | StepStartedEvent
+  | StepFinishedEvent
+  | DecisionEvent
+  | PauseEvent
+  | OutcomeEvent<C>;
+
+/** The `type`s of `RunEvent`. */
+export type RunEventType = RunEvent['type'];
+
+/** The parts of a loop actor's snapshot the events are read from. */
+export interface LoopSnapshotView {
+  status: string;
+  value: unknown;
+  context: LoopContext;
+  children: Record<string, unknown>;
+  output?: unknown;
+  hasTag(tag: string): boolean;
+}
+
+const STEP_OF_STATE = new Map<unknown, StepName>(
+  Object.entries(STEP_STATE).map(([step, state]) => [state, step as StepName]),
+);
+
+/**
+ * The events between two snapshots of a loop actor: the trace entries added since `before`
+ * (each a `step.finished` or a `decision`), then a newly invoked step, a new pause, the outcome.
+ * With no `before`, the snapshot is the run's first.
+ */
+export function runEventsBetween(
+  before: LoopSnapshotView | undefined,
+  after: LoopSnapshotView,
+): RunEvent[] {
+  const events: RunEvent[] = [];
+  const { context } = after;
+  const seen = before?.context.trace.length ?? 0;
+  for (let i = seen; i < context.trace.length; i++) {
+    const entry = context.trace[i] as TraceEntry;
+    events.push(
+      entry.decision === undefined
+        ? { type: 'step.finished', entry: entry as StepEntry }
+        : { type: 'decision', entry: entry as DecisionEntry },
+    );
+  }
+  const step = after.status === 'active' ? STEP_OF_STATE.get(after.value) : undefined;
+  if (step && after.children[step] && after.children[step] !== before?.children[step]) {
+    events.push({
+      type: 'step.started',
+      step,
+      state: after.value as string,
+      attempt: context.attempts,
+      iterationIndex: context.retryCount,
+      ...(step === 'attempt' && context.key !== undefined ? { key: context.key } : {}),
+      startedAt: context.ledger.stepStartedAt,
+    });
+  }
+  const paused = after.status === 'active' && after.hasTag('waitsForHuman');
+  if (paused && !before?.hasTag('waitsForHuman') && context.pending) {
+    events.push({ type: 'pause', state: context.phase, pending: context.pending });
+  }
+  if (after.status === 'done') {
+    events.push({ type: 'outcome', outcome: after.output as LoopOutcome });
+  }
+  return events;
+}
