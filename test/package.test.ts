@@ -16,7 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -125,7 +125,9 @@ beforeAll(async () => {
   bare = await bareInstallFacts(consumer);
   // The optional peers, borrowed from this checkout (better-sqlite3 would compile for a minute).
   for (const name of Object.keys(optional)) {
-    symlinkSync(join(repo, 'node_modules', name), join(consumer, 'node_modules', name), 'dir');
+    const target = join(consumer, 'node_modules', name);
+    mkdirSync(dirname(target), { recursive: true });
+    symlinkSync(join(repo, 'node_modules', name), target, 'dir');
   }
 }, 180_000);
 
