@@ -9,6 +9,11 @@ function intRange(min: number, max: number) {
   return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
 }
 
+/** A week: a live run that needs longer has no business holding a process. */
+const MAX_DEADLINE_MS = 604_800_000;
+/** The wall-clock budget of a live run when the config gives none: 15 minutes (SPEC §4). */
+export const DEFAULT_DEADLINE_MS = 900_000;
+
 const aFunction = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', {
   error: 'must be a function',
 });
@@ -43,6 +48,11 @@ export const loopOptionsSchema = z.strictObject({
   attemptTimeoutMs: intRange(1, 86_400_000).optional(),
   stepTimeoutMs: intRange(1, 86_400_000).optional(),
   retryDelayMs: intRange(0, 3_600_000).optional(),
+  deadlineMs: z
+    .union([intRange(1, MAX_DEADLINE_MS), z.null()], {
+      error: `must be an integer from 1 to ${MAX_DEADLINE_MS} (ms), or null for no deadline`,
+    })
+    .optional(),
   maxRetryDelayMs: intRange(0, 86_400_000).optional(),
   stall: z
     .union(
@@ -137,6 +147,8 @@ export interface LoopSettings {
   attemptTimeoutMs: number | null;
   /** The timeout of validate, refine and fallback; defaults to `attemptTimeoutMs`. */
   stepTimeoutMs: number | null;
+  /** The wall-clock budget of the live run (pauses for a person excluded); `null`: none. */
+  deadlineMs: number | null;
   stall: { after: number; on: 'candidate-and-verdict' | 'verdict' } | null;
   hasFallback: boolean;
   idempotent: Record<StepName, boolean>;
@@ -178,6 +190,7 @@ export function resolveConfig<I, C>(config: LoopConfig<I, C>): LoopSettings {
     maxRetryDelayMs: options.maxRetryDelayMs ?? 60_000,
     attemptTimeoutMs: options.attemptTimeoutMs ?? null,
     stepTimeoutMs: options.stepTimeoutMs ?? options.attemptTimeoutMs ?? null,
+    deadlineMs: options.deadlineMs === undefined ? DEFAULT_DEADLINE_MS : options.deadlineMs,
     stall:
       stall === false ? null : { after: stall.after ?? 3, on: stall.on ?? 'candidate-and-verdict' },
     hasFallback: options.fallback !== undefined,

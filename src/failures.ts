@@ -89,6 +89,8 @@ export interface FailureRecord {
   retryAfterMs?: number;
   message: string;
   name?: string;
+  /** The run's `deadlineMs` ran out while this step was in flight. */
+  deadline?: true;
 }
 
 export type StepName = 'attempt' | 'validate' | 'refine' | 'fallback';

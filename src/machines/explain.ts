@@ -34,6 +34,7 @@ export function explain(decision: TraceDecision, context: LoopContext): string {
         ? `Correctable errors spent all ${settings.maxRetries} retries and the fallback failed (${failed}).`
         : `Correctable errors spent all ${settings.maxRetries} retries and there is no fallback.`;
     case 'ceiling_stop':
+      if (context.ledger.deadlineHit) return deadlineSentence(context);
       return `Another attempt would pass the ceiling of ${settings.maxAttempts} attempt invocations (${context.attempts} made).`;
     case 'budget_stop':
       return `The steps have spent ${context.cost} of the cost budget ${settings.maxCost}; more work would pass it.`;
@@ -76,4 +77,10 @@ function failureVerb(kind: string): string {
     default:
       return 'failed';
   }
+}
+
+function deadlineSentence(context: LoopContext): string {
+  const step = context.ledger.deadlineHit?.inFlight;
+  const what = step ? `${step} was in flight and was aborted` : 'the loop was waiting to retry';
+  return `The run's wall-clock budget (deadlineMs ${context.settings.deadlineMs} ms) ran out; ${what}.`;
 }

@@ -72,6 +72,9 @@ export const loopGuards = {
   },
   modifiesCandidate: ({ event }: Args) => 'candidate' in event,
 
+  stoppedByDeadline: ({ context }: Args) => context.failure?.deadline === true,
+  retryWaitHitDeadline: ({ event }: Args) =>
+    (outputOf(event) as { deadline?: boolean } | undefined)?.deadline === true,
   isPolicyFailure: ({ context }: Args) => isPolicyFailure(context.failure),
   isPermanentFailure: ({ context }: Args) => isPermanentFailure(context.failure),
   hasUnknownEffect: (args: Args) => hasUnknownEffect(args.context.failure, idempotentStep(args)),

@@ -1,5 +1,6 @@
 import { assign, setup } from 'xstate';
 import { type LoopConfig, type LoopSettings, resolveConfig } from '../config.js';
+import { freezeDeadline, hitDeadline, thawDeadline } from '../deadline/deadline.js';
 import type { StepName } from '../failures.js';
 import type { LoopOutcome } from '../outcome.js';
 import type { LoopStatus, TraceDecision } from '../statuses.js';
@@ -43,6 +44,7 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
     attempt: context.attempts,
     key: context.key,
     answers: context.ledger.answers,
+    deadlineAt: context.ledger.deadlineAt,
   });
   const onError = (step: StepName) => ({
     target: 'failed' as const,
@@ -100,6 +102,11 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
       applyReviewRetry: assign(({ event }) =>
         update.applyReviewRetry(event.type === 'review.retry' ? event.feedback : undefined),
       ),
+      freezeDeadline: assign(({ context }) => ({ ledger: freezeDeadline(context.ledger) })),
+      thawDeadline: assign(({ context }) => ({ ledger: thawDeadline(context.ledger) })),
+      recordDeadline: assign(({ context }) => ({
+        ledger: hitDeadline(context.ledger, context.failure),
+      })),
       recordAbort: assign(({ context, event }) =>
         update.recordAbort(context, 'reason' in event ? event.reason : undefined),
       ),
@@ -193,8 +200,12 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
         invoke: {
           id: 'retryDelay',
           src: 'retryDelay',
-          input: ({ context }) => ({ until: context.ledger.retryAt ?? 0 }),
+          input: ({ context }) => ({
+            until: context.ledger.retryAt ?? 0,
+            deadlineAt: context.ledger.deadlineAt,
+          }),
           onDone: [
+            { guard: 'retryWaitHitDeadline', target: 'ceiling_stop', actions: 'recordDeadline' },
             ...when(shape.canReattempt, {
               guard: 'failedInAttempt' as const,
               target: 'attempting' as const,
@@ -225,12 +236,15 @@ export function createLoopMachine<I = unknown, C = unknown>(config: LoopConfig<I
       },
       awaitingClarification: {
         tags: ['waitsForHuman'],
-        entry: 'pauseForClarification',
+        entry: ['pauseForClarification', 'freezeDeadline'],
+        exit: 'thawDeadline',
         on: { 'clarification.answer': { target: 'attemptGate', actions: 'recordAnswer' } },
       },
       ...(shape.hasReview && {
         awaitingReview: {
           tags: ['waitsForHuman'],
+          entry: 'freezeDeadline',
+          exit: 'thawDeadline',
           on: {
             'review.continue': {
               target: 'routing',

@@ -60,6 +60,7 @@ export function verdictRoutes(shape: LoopShape) {
 /** Where a failed step goes (SPEC §2), in order; the last branch is unguarded. */
 export function failureRoutes(shape: LoopShape) {
   return [
+    { guard: 'stoppedByDeadline', target: 'ceiling_stop', actions: 'recordDeadline' },
     { guard: 'isPolicyFailure', target: 'policy_stop' },
     ...when(shape.hasNonIdempotentStep, {
       guard: 'hasUnknownEffect' as const,
