@@ -150,6 +150,7 @@ describe('toMermaid', () => {
         routing --> iteration_exhausted
         refining --> attempting : ↻ done.refine
         refining --> failed : error.refine
+        failed --> ceiling_stop : [stoppedByDeadline]
         failed --> policy_stop : [isPolicyFailure]
         failed --> unknown_outcome : [hasUnknownEffect]
         failed --> permanent_failure : [isPermanentFailure]
@@ -157,6 +158,7 @@ describe('toMermaid', () => {
         failed --> ceiling_stop : [retryWouldPassCeiling]
         failed --> waitingToRetry : [transientRetryAllowed]
         failed --> retry_exhausted
+        waitingToRetry --> ceiling_stop : done.retryDelay [retryWaitHitDeadline]
         waitingToRetry --> attempting : ↻ done.retryDelay [failedInAttempt]
         waitingToRetry --> refining : ↻ done.retryDelay [failedInRefine]
         waitingToRetry --> validating : ↻ done.retryDelay

@@ -1,4 +1,4 @@
-import type { StepName } from '../failures.js';
+import { type FailureRecord, markFailureRecord, type StepName } from '../failures.js';
 
 // The wall-clock budget of a live run (SPEC §3). While the run works, the context holds the
 // absolute time it ends (`deadlineAt`), so a checkpoint restored after a crash keeps counting the
@@ -62,4 +62,19 @@ export class DeadlineExceeded extends Error {
 /** True for the error a deadline aborts a step with (even from another copy of loopchart). */
 export function isDeadlineExceeded(error: unknown): error is DeadlineExceeded {
   return typeof error === 'object' && error !== null && BRAND in error;
+}
+
+/**
+ * The failure record of a step the deadline cut off, marked as classified: a deadline is
+ * loopchart's own stop, so no `classifyFailure` may turn it into something to retry.
+ */
+export function deadlineRecord(error: DeadlineExceeded): FailureRecord {
+  return markFailureRecord({
+    step: error.step,
+    kind: 'uncertain',
+    effect: 'unknown',
+    message: error.message,
+    name: error.name,
+    deadline: true,
+  });
 }

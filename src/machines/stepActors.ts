@@ -1,6 +1,11 @@
 import { fromPromise } from 'xstate';
 import type { ClarificationAnswer, LoopConfig, LoopSettings } from '../config.js';
-import { DeadlineExceeded, isDeadlineExceeded, timeLeft } from '../deadline/deadline.js';
+import {
+  DeadlineExceeded,
+  deadlineRecord,
+  isDeadlineExceeded,
+  timeLeft,
+} from '../deadline/deadline.js';
 import {
   classifyFailure,
   type FailureClassifier,
@@ -77,7 +82,7 @@ export function stepActor(
       // only an attempt may return an empty result or a question
       return stepOutput(read, step === 'attempt');
     } catch (error) {
-      if (isDeadlineExceeded(error)) throw markFailureRecord(deadlineRecord(error));
+      if (isDeadlineExceeded(error)) throw deadlineRecord(error);
       throw markFailureRecord(classifyFailure(error, step, classify));
     }
   });
@@ -95,18 +100,6 @@ function stepLimit(step: StepName, timeoutMs: number | null, left: number | null
   }
   if (timeoutMs === null) return null;
   return { ms: timeoutMs, failure: () => stepTimeout(step, timeoutMs) };
-}
-
-/** A deadline is loopchart's own stop: no classifier may turn it into something to retry. */
-function deadlineRecord(error: DeadlineExceeded): FailureRecord {
-  return {
-    step: error.step,
-    kind: 'uncertain',
-    effect: 'unknown',
-    message: error.message,
-    name: error.name,
-    deadline: true,
-  };
 }
 
 /**
