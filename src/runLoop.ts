@@ -48,7 +48,7 @@ export async function runLoop<I, C>(
   options: RunOptions & Partial<CheckpointOptions> = {},
 ): Promise<RunResult<C>> {
   if (options.store === undefined) return runLoopMachine(loopMachineFor(config), input, options);
-  const { store, runId } = checkRunOptions(options, false);
+  const { store, runId, claim } = checkRunOptions(options, false);
   const { machine, gate, expected } = prepareLoop(config);
   const { inspect } = options;
   return driveLoop<C>({
@@ -60,6 +60,7 @@ export async function runLoop<I, C>(
     fingerprint: expected.fingerprint,
     seq: 0,
     signal: options.signal,
+    claim,
   });
 }
 

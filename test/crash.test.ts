@@ -72,6 +72,7 @@ async function crashWhen(scenario: string, ready: (journal: Entry[]) => boolean,
   }
   await sleep(thenWaitMs);
   await kill(child);
+  await sleep(350); // the child's 300 ms claim on the run expires (crashChild.mjs)
   return work;
 }
 

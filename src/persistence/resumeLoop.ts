@@ -13,6 +13,7 @@ import {
   type InspectOption,
   prepareLoop,
 } from './prepareLoop.js';
+import { checkClaim } from './runClaim.js';
 
 /** Options of `resumeLoop`. */
 export interface ResumeOptions extends CheckpointOptions {
@@ -43,7 +44,7 @@ export async function resumeLoop<I, C>(
   config: LoopConfig<I, C>,
   options: ResumeOptions,
 ): Promise<RunResult<C>> {
-  const { store, runId } = checkRunOptions(options, true);
+  const { store, runId, claim } = checkRunOptions(options, true);
   const { machine, gate, expected } = prepareLoop(config);
   const record = await store.load(runId);
   if (!record) {
@@ -74,6 +75,7 @@ export async function resumeLoop<I, C>(
         : `is working (${checkpoint.state}) and takes only loop.abort`;
     throw notWaiting(checkpoint, event, waits);
   }
+  checkClaim(runId, checkpoint.claim);
   return driveLoop<C>({
     actor,
     gate,
@@ -84,6 +86,7 @@ export async function resumeLoop<I, C>(
     seq: record.seq,
     event,
     signal: options.signal,
+    claim,
   });
 }
 
