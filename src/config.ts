@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { AnswerSchemas } from './answers/checkAnswer.js';
+import { isStandardSchema } from './answers/standardSchema.js';
 import type { FailureClassifier, StepName } from './failures.js';
 import type { ClarificationRequest, CostedResult, EmptyResult } from './stepResults.js';
 import type { ValidationError, ValidationResult } from './validation.js';
@@ -16,6 +18,9 @@ export const DEFAULT_DEADLINE_MS = 900_000;
 
 const aFunction = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', {
   error: 'must be a function',
+});
+const aSchema = z.custom<unknown>(isStandardSchema, {
+  error: 'must be a Standard Schema (zod 4, valibot, arktype, …)',
 });
 const flag = z.boolean({ error: 'must be true or false' });
 
@@ -90,6 +95,16 @@ const loopConfigSchema = loopOptionsSchema.extend({
   refine: aFunction.optional(),
   fallback: aFunction.optional(),
   classifyFailure: aFunction.optional(),
+  answers: z
+    .strictObject(
+      {
+        input: aSchema.optional(),
+        candidate: aSchema.optional(),
+        clarification: aSchema.optional(),
+      },
+      { error: 'must be { input?, candidate?, clarification? } of Standard Schemas (e.g. zod)' },
+    )
+    .optional(),
 });
 
 type MaybePromise<T> = T | Promise<T>;
@@ -135,6 +150,8 @@ export interface LoopConfig<I = unknown, C = unknown> extends z.input<typeof loo
     },
   ) => MaybePromise<C | CostedResult<C>>;
   classifyFailure?: FailureClassifier;
+  /** Schemas the answers to a paused run must pass (`resumeLoop` refuses the others). */
+  answers?: AnswerSchemas<I, C>;
 }
 
 /** The resolved, JSON-safe bounds and switches a machine keeps in its context. */

@@ -1,4 +1,5 @@
 import { createActor } from 'xstate';
+import { checkAnswer } from '../answers/checkAnswer.js';
 import type { LoopConfig } from '../config.js';
 import { type LoopContext, stepOfState } from '../machines/loopContext.js';
 import type { LoopEvent } from '../machines/loopEvents.js';
@@ -18,7 +19,11 @@ import { checkClaim } from './runClaim.js';
 /** Options of `resumeLoop`. */
 export interface ResumeOptions extends CheckpointOptions {
   runId: string;
-  /** The answer a paused run waits for (`review.*`, `clarification.answer`), or `loop.abort`. */
+  /**
+   * The answer a paused run waits for (`review.*`, `clarification.answer`), or `loop.abort`.
+   * It is untrusted input: a malformed one, an answer outside the question's `options`, or one
+   * that fails the config's `answers` schemas is refused with `CheckpointError` `invalid_answer`.
+   */
   event?: LoopEvent;
   /**
    * Apply `event` only if the run is still at this checkpoint (a `PausedRun`'s `seq`); otherwise
@@ -51,7 +56,7 @@ export async function resumeLoop<I, C>(
     throw new CheckpointError('not_found', runId, `loopchart: no checkpoint for run '${runId}'`);
   }
   const checkpoint = decodeCheckpoint(record, expected);
-  const { event, ifSeq } = options;
+  const { ifSeq } = options;
   if (ifSeq !== undefined && ifSeq !== record.seq) {
     throw new CheckpointError(
       'conflict',
@@ -61,10 +66,18 @@ export async function resumeLoop<I, C>(
   }
   const context = checkpoint.snapshot.context as unknown as LoopContext;
   if (checkpoint.status === 'done') {
-    if (event) throw notWaiting(checkpoint, event, `has finished as ${checkpoint.state}`);
+    if (options.event !== undefined) {
+      throw notWaiting(checkpoint, options.event, `has finished as ${checkpoint.state}`);
+    }
     return checkpoint.snapshot.output as LoopOutcome<C>;
   }
-  if (checkpoint.status === 'paused' && !event) return pausedRun(runId, record.seq, context);
+  if (checkpoint.status === 'paused' && options.event === undefined) {
+    return pausedRun(runId, record.seq, context);
+  }
+  const event =
+    options.event === undefined
+      ? undefined
+      : await checkAnswer(runId, options.event, checkpoint.pending, config.answers);
   markInFlightStep(checkpoint.snapshot);
   const restore = { snapshot: checkpoint.snapshot, inspect: options.inspect };
   const actor = createActor(machine, restore as never);
@@ -104,7 +117,7 @@ function expects(checkpoint: Checkpoint): string {
     : 'review.continue, review.modify, review.retry or review.abort';
 }
 
-function notWaiting(checkpoint: Checkpoint, event: LoopEvent, why: string) {
+function notWaiting(checkpoint: Checkpoint, event: unknown, why: string) {
   return new CheckpointError(
     'not_waiting',
     checkpoint.runId,
