@@ -32,6 +32,8 @@ export interface Drive {
   signal?: AbortSignal | undefined;
   inspect?: ActorOptions<AnyActorLogic>['inspect'];
   onEvent?: ((event: PipelineEmitted) => void) | undefined;
+  /** The record was paused: its pause is entered again on start, and not announced again. */
+  replaysPause?: boolean;
   /** Save a record after every change; `seq` is the stored one this run continues from. */
   store?: { store: CheckpointStore; runId: string; seq: number; saved?: string } | undefined;
 }
@@ -50,7 +52,10 @@ export function drivePipeline(drive: Drive): Promise<PipelineRunResult> {
     input: drive.input,
     ...(drive.inspect ? { inspect: drive.inspect } : {}),
   });
-  if (drive.onEvent) actor.on('*', drive.onEvent);
+  let replaying = drive.replaysPause === true;
+  const { onEvent } = drive;
+  if (onEvent)
+    actor.on('*', (event) => !(replaying && event.type === 'pipeline.paused') && onEvent(event));
   const runId = store?.runId ?? '';
 
   return new Promise<PipelineRunResult>((resolve, reject) => {
@@ -102,6 +107,7 @@ export function drivePipeline(drive: Drive): Promise<PipelineRunResult> {
     };
     actor.subscribe({ error: fail });
     actor.start();
+    replaying = false;
     if (drive.event) {
       if (!actor.getSnapshot().can(drive.event)) {
         fail(notApplicable(runId, drive.event, actor.getSnapshot().context.pause));

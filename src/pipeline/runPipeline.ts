@@ -2,6 +2,7 @@ import type { ActorOptions, AnyActorLogic } from 'xstate';
 import { CheckpointError } from '../persistence/CheckpointError.js';
 import type { CheckpointStore } from '../persistence/CheckpointStore.js';
 import { checkRunOptions } from '../persistence/prepareLoop.js';
+import { checkPipelineAnswer } from './checkPipelineAnswer.js';
 import { drivePipeline, notApplicable, type PipelineRunResult, resultOf } from './drivePipeline.js';
 import type { PipelineEmitted, PipelineEvent } from './pipelineEvents.js';
 import type { PipelinePlan } from './pipelinePlan.js';
@@ -58,7 +59,6 @@ export async function resumePipeline(
   options: ResumePipelineOptions,
 ): Promise<PipelineRunResult> {
   const resolved = resolvePlan(plan);
-  const { event } = options;
   let record: PipelineRecord;
   let persisted: { store: CheckpointStore; runId: string; seq: number; saved: string } | undefined;
   if (options.record && !options.store) {
@@ -74,15 +74,20 @@ export async function resumePipeline(
   }
   const runId = persisted?.runId;
   if (record.status === 'completed' || record.status === 'aborted') {
-    if (event) throw notApplicable(runId ?? '', event, undefined);
+    if (options.event) throw notApplicable(runId ?? '', options.event, undefined);
     return resultOf(record, runId);
   }
-  if (record.status === 'paused' && !event) return resultOf(record, runId);
+  if (record.status === 'paused' && options.event === undefined) return resultOf(record, runId);
+  const event =
+    options.event === undefined
+      ? undefined
+      : await checkPipelineAnswer(resolved, runId ?? '', options.event, record.context);
   return drivePipeline({
     ...options,
     plan: resolved,
     input: { restore: record.context },
     event,
     store: persisted,
+    replaysPause: record.status === 'paused',
   });
 }
