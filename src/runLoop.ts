@@ -64,7 +64,13 @@ export async function runLoop<I, C>(
   });
 }
 
-/** Runs an already built loop machine (e.g. one changed with `.provide()`) to its end. */
+const UNANSWERABLE =
+  'the loop paused for a person (a review or a question), but it runs without a store, so no answer can reach it; pass { store } to runLoop to pause and resume';
+
+/**
+ * Runs an already built loop machine (e.g. one changed with `.provide()`) to its end. Without a
+ * store nothing can answer a pause, so a loop that pauses for a person ends `aborted`, saying so.
+ */
 export function runLoopMachine<I, C>(
   machine: LoopMachine<I, C>,
   input: I,
@@ -78,6 +84,12 @@ export function runLoopMachine<I, C>(
     const actor = createActor(machine, { input: { input }, ...(inspect ? { inspect } : {}) });
     let detach = () => {};
     actor.subscribe({
+      // nothing can answer a pause of a run without a store: it ends instead of waiting forever
+      next: (snapshot) => {
+        if (snapshot.status === 'active' && snapshot.hasTag('waitsForHuman')) {
+          actor.send({ type: 'loop.abort', reason: UNANSWERABLE });
+        }
+      },
       complete: () => {
         detach();
         resolve(actor.getSnapshot().output as LoopOutcome<C>);
