@@ -15,6 +15,8 @@ export type {
   MachineGraph,
 } from './analysis/machineGraph.js';
 export { machineGraph, WAITS_FOR_HUMAN } from './analysis/machineGraph.js';
+export type { AnswerSchemas } from './answers/checkAnswer.js';
+export type { StandardSchemaV1 } from './answers/standardSchema.js';
 export type {
   AttemptReturn,
   ClarificationAnswer,
@@ -22,7 +24,7 @@ export type {
   LoopSettings,
   StepContext,
 } from './config.js';
-export { resolveConfig } from './config.js';
+export { DEFAULT_DEADLINE_MS, resolveConfig } from './config.js';
 export type { MachineJson, MachineJsonEdge } from './diagram/toMachineJson.js';
 export { toMachineJson } from './diagram/toMachineJson.js';
 export type { MermaidOptions } from './diagram/toMermaid.js';
@@ -81,6 +83,8 @@ export { isPausedRun } from './persistence/PausedRun.js';
 export type { CheckpointOptions } from './persistence/prepareLoop.js';
 export type { ResumeOptions } from './persistence/resumeLoop.js';
 export { resumeLoop } from './persistence/resumeLoop.js';
+export type { RunClaim } from './persistence/runClaim.js';
+export { DEFAULT_CLAIM_TTL_MS } from './persistence/runClaim.js';
 export type { PipelineMachine } from './pipeline/createPipelineMachine.js';
 export { createPipelineMachine } from './pipeline/createPipelineMachine.js';
 export type { PipelinePaused, PipelineRunResult } from './pipeline/drivePipeline.js';
@@ -89,10 +93,11 @@ export type {
   PipelineContext,
   PipelineMachineInput,
   PipelinePause,
+  StagePause,
   StageReport,
   StageStatus,
 } from './pipeline/pipelineContext.js';
-export type { PipelineEmitted, PipelineEvent } from './pipeline/pipelineEvents.js';
+export type { PipelineEmitted, PipelineEvent, StageAnswer } from './pipeline/pipelineEvents.js';
 export type { PipelineOutcome } from './pipeline/pipelineOutcome.js';
 export type {
   CrossCheckContext,

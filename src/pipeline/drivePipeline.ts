@@ -1,6 +1,7 @@
 import { type ActorOptions, type AnyActorLogic, createActor } from 'xstate';
 import { CheckpointError, isCheckpointError } from '../persistence/CheckpointError.js';
 import type { CheckpointStore } from '../persistence/CheckpointStore.js';
+import { keepClaim } from '../persistence/runClaim.js';
 import { gatedConfig, StepGate } from '../persistence/stepGate.js';
 import { pipelineMachineOf } from './createPipelineMachine.js';
 import type { PipelineContext, PipelineMachineInput, PipelinePause } from './pipelineContext.js';
@@ -35,7 +36,16 @@ export interface Drive {
   /** The record was paused: its pause is entered again on start, and not announced again. */
   replaysPause?: boolean;
   /** Save a record after every change; `seq` is the stored one this run continues from. */
-  store?: { store: CheckpointStore; runId: string; seq: number; saved?: string } | undefined;
+  store?:
+    | {
+        store: CheckpointStore;
+        runId: string;
+        seq: number;
+        saved?: string;
+        /** This drive's claim on the run, carried by every working record and renewed in time. */
+        claim: { owner: string; ttlMs: number };
+      }
+    | undefined;
 }
 
 /**
@@ -63,9 +73,16 @@ export function drivePipeline(drive: Drive): Promise<PipelineRunResult> {
     let lastSaved = store?.saved;
     let saves: Promise<unknown> = Promise.resolve();
     let settled = false;
+    let savedAt = 0;
+    const stopRenewing = store
+      ? keepClaim(store.claim.ttlMs, () => {
+          if (Date.now() - savedAt >= (store.claim.ttlMs as number) / 3) observe();
+        })
+      : () => {};
     const abort = () => actor.send({ type: 'pipeline.abort', reason: reasonOf(signal) });
     const stop = () => {
       settled = true;
+      stopRenewing();
       signal?.removeEventListener('abort', abort);
       actor.stop();
     };
@@ -86,8 +103,15 @@ export function drivePipeline(drive: Drive): Promise<PipelineRunResult> {
           : 'running';
       const record = toRecord(status, stateOf(snapshot.value), snapshot.context);
       if (store) {
-        const row = toStoreRecord(plan, runId, seq + 1, record);
+        const claim = { owner: store.claim.owner, expiresAt: Date.now() + store.claim.ttlMs };
+        const row = toStoreRecord(
+          plan,
+          runId,
+          seq + 1,
+          status === 'running' ? { ...record, claim } : record,
+        );
         if (row.data !== lastSaved) {
+          savedAt = Date.now();
           lastSaved = row.data;
           seq += 1;
           saves = saves.then(() =>

@@ -1,5 +1,6 @@
 import { CheckpointError } from '../persistence/CheckpointError.js';
 import type { CheckpointRecord, RunStatus } from '../persistence/CheckpointStore.js';
+import type { RunClaim } from '../persistence/runClaim.js';
 import type { PipelineContext } from './pipelineContext.js';
 import type { ResolvedPlan } from './resolvePlan.js';
 
@@ -19,6 +20,8 @@ export interface PipelineRecord {
   /** The pipeline machine's state, e.g. `layer2.awaitingReview`. */
   state: string;
   context: PipelineContext;
+  /** The writer driving a running pipeline, and until when (SPEC §6, one writer per run). */
+  claim?: RunClaim;
 }
 
 export function toRecord(

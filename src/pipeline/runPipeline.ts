@@ -2,8 +2,15 @@ import type { ActorOptions, AnyActorLogic } from 'xstate';
 import { CheckpointError } from '../persistence/CheckpointError.js';
 import type { CheckpointStore } from '../persistence/CheckpointStore.js';
 import { checkRunOptions } from '../persistence/prepareLoop.js';
+import { checkClaim } from '../persistence/runClaim.js';
 import { checkPipelineAnswer } from './checkPipelineAnswer.js';
-import { drivePipeline, notApplicable, type PipelineRunResult, resultOf } from './drivePipeline.js';
+import {
+  type Drive,
+  drivePipeline,
+  notApplicable,
+  type PipelineRunResult,
+  resultOf,
+} from './drivePipeline.js';
 import type { PipelineEmitted, PipelineEvent } from './pipelineEvents.js';
 import type { PipelinePlan } from './pipelinePlan.js';
 import { type PipelineRecord, readRecord, readStoreRecord } from './pipelineRecord.js';
@@ -60,17 +67,17 @@ export async function resumePipeline(
 ): Promise<PipelineRunResult> {
   const resolved = resolvePlan(plan);
   let record: PipelineRecord;
-  let persisted: { store: CheckpointStore; runId: string; seq: number; saved: string } | undefined;
+  let persisted: Drive['store'];
   if (options.record && !options.store) {
     record = readRecord(resolved, options.record);
   } else {
-    const { store, runId } = checkRunOptions(options, true);
+    const { store, runId, claim } = checkRunOptions(options, true);
     const stored = await store.load(runId);
     if (!stored) {
       throw new CheckpointError('not_found', runId, `loopchart: no record for run '${runId}'`);
     }
     record = readStoreRecord(resolved, stored);
-    persisted = { store, runId, seq: stored.seq, saved: stored.data };
+    persisted = { store, runId, seq: stored.seq, saved: stored.data, claim };
   }
   const runId = persisted?.runId;
   if (record.status === 'completed' || record.status === 'aborted') {
@@ -82,6 +89,7 @@ export async function resumePipeline(
     options.event === undefined
       ? undefined
       : await checkPipelineAnswer(resolved, runId ?? '', options.event, record.context);
+  if (record.status === 'running' && persisted) checkClaim(persisted.runId, record.claim);
   return drivePipeline({
     ...options,
     plan: resolved,

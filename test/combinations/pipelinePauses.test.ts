@@ -164,3 +164,37 @@ describe('a stage pause across processes', () => {
     expect(second.emitted).not.toContain('pipeline.paused');
   });
 });
+
+describe('one writer per pipeline run', () => {
+  it('a second resumer while the first drives the pipeline fails with conflict and runs nothing', async () => {
+    const store = new MemoryCheckpointStore();
+    let calls = 0;
+    let release = () => {};
+    const plan: PipelinePlan = {
+      stages: [
+        { id: 'a', loop: { attempt: () => 'rows', validate: valid }, checkpoint: true },
+        {
+          id: 'b',
+          dependsOn: ['a'],
+          loop: {
+            idempotent: true,
+            attempt: () => {
+              calls += 1;
+              return new Promise<string>((resolve) => (release = () => resolve('report')));
+            },
+            validate: valid,
+          },
+        },
+      ],
+    };
+    await runPipeline(plan, 'q', { store, runId: 'w' });
+    const first = resumePipeline(plan, { store, runId: 'w', event: { type: 'pipeline.continue' } });
+    await new Promise((r) => setTimeout(r, 30)); // stage b is in its attempt
+    expect(calls).toBe(1);
+    const second = await resumePipeline(plan, { store, runId: 'w' }).catch((e: unknown) => e);
+    expect(second).toMatchObject({ code: 'conflict', message: expect.stringMatching(/claim/) });
+    release();
+    expect(await first).toMatchObject({ status: 'completed', results: { b: 'report' } });
+    expect(calls).toBe(1);
+  });
+});
