@@ -6,12 +6,13 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PostgresCheckpointStore } from 'loopchart/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileLibrary, removeLibrary } from '../support/compileLibrary.js';
+import { readJournal as readJournalOf } from '../support/readJournal.js';
 import { dropSchema, PG_URL, postgresReachable, schemaName } from '../workers/postgresServer.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -44,14 +45,7 @@ interface Entry {
   result?: { status?: string; error?: string; message?: string };
 }
 
-const readJournal = (work: string): Entry[] => {
-  const file = join(work, 'journal.jsonl');
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Entry);
-};
+const readJournal = (work: string) => readJournalOf<Entry>(work);
 const calls = (journal: Entry[], mode: Entry['mode']) =>
   journal.filter((entry) => entry.type === 'call' && entry.mode === mode);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
