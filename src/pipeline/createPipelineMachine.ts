@@ -55,7 +55,7 @@ export function pipelineMachineOf(
       ),
     ]),
   );
-  actors.crossCheck = crossCheckActor(resolved.crossCheck);
+  actors.crossCheck = crossCheckActor(resolved.crossCheck, resolved.crossCheckTimeoutMs);
   const layerIds = resolved.layers.map((_, index) => `layer${index + 1}`);
 
   return setup({

@@ -62,6 +62,11 @@ export interface PipelinePlan {
     results: Readonly<Record<string, unknown>>,
     ctx: CrossCheckContext,
   ) => MaybePromise<ValidationResult>;
+  /**
+   * How long the cross-check may take before it counts as failed (its signal is aborted and the
+   * pipeline pauses with `cross_check_failed`); default 15 minutes, like a loop's `deadlineMs`.
+   */
+  crossCheckTimeoutMs?: number;
 }
 
 const NAME = /^[A-Za-z][\w-]{0,63}$/;
@@ -90,4 +95,10 @@ export const pipelinePlanSchema = z.strictObject({
     .array(stageSchema, { error: 'must be an array of stages' })
     .min(1, { error: 'must hold at least one stage' }),
   crossCheck: aFunction.optional(),
+  crossCheckTimeoutMs: z
+    .number({ error: 'must be an integer from 1 to 604800000 (ms)' })
+    .int({ error: 'must be an integer from 1 to 604800000 (ms)' })
+    .min(1, { error: 'must be an integer from 1 to 604800000 (ms)' })
+    .max(604_800_000, { error: 'must be an integer from 1 to 604800000 (ms)' })
+    .optional(),
 });

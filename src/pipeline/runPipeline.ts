@@ -28,6 +28,8 @@ export interface PipelineRunOptions {
   store?: CheckpointStore;
   /** Names the run in the store (default: a random UUID, returned with a pause). */
   runId?: string;
+  /** How long this process's claim on the run holds without renewal (default 30 s), as for loops. */
+  claimTtlMs?: number;
 }
 
 /**

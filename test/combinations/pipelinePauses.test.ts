@@ -198,3 +198,31 @@ describe('one writer per pipeline run', () => {
     expect(calls).toBe(1);
   });
 });
+
+describe('a cross-check that never answers', () => {
+  it('fails after crossCheckTimeoutMs with its signal aborted, pausing the pipeline instead of holding it', async () => {
+    let aborted = false;
+    const plan: PipelinePlan = {
+      stages: [
+        { id: 'a', loop: { attempt: () => 'x', validate: valid } },
+        { id: 'b', loop: { attempt: () => 'y', validate: valid } },
+      ],
+      crossCheckTimeoutMs: 200,
+      crossCheck: (_results, { signal }) => {
+        signal.addEventListener('abort', () => (aborted = true));
+        return new Promise<never>(() => {});
+      },
+    };
+    const started = Date.now();
+    const run = await hangs(runPipeline(plan, 'q'), 3000);
+    expect(run).toMatchObject({
+      status: 'paused',
+      pause: {
+        reason: 'cross_check_failed',
+        error: expect.stringMatching(/did not answer within 200 ms/),
+      },
+    });
+    expect(aborted).toBe(true);
+    expect(Date.now() - started).toBeLessThan(1200);
+  });
+});
