@@ -9,9 +9,11 @@
  */
 import fc from 'fast-check';
 import { LOOP_STATUSES, OK_STATUSES } from 'loopchart';
-import { afterAll, describe, expect, it } from 'vitest';
+import { PostgresCheckpointStore } from 'loopchart/postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dropSchema, PG_URL, postgresReachable, schemaName } from '../workers/postgresServer.js';
 import { type Combination, combinationArbitrary, deadlineOf } from './support/combination.js';
-import { type CombinationRun, runCombination } from './support/runCombination.js';
+import { type CombinationRun, runCombination, usePostgres } from './support/runCombination.js';
 
 const NUM_RUNS = Number(process.env.COMBINATION_RUNS ?? 1000);
 // COMBINATION_SEED=<seed printed by a failure> replays that run of the generator
@@ -20,8 +22,21 @@ const SEED =
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);
 process.on('unhandledRejection', onUnhandled);
-afterAll(() => {
+// the postgres host shares one schema (each run has its own runId); without a server it runs on memory
+const reachable = await postgresReachable();
+const schema = schemaName('combinations');
+let pg: PostgresCheckpointStore | undefined;
+beforeAll(async () => {
+  if (!reachable) return;
+  pg = new PostgresCheckpointStore({ connectionString: PG_URL, schema });
+  await pg.setup();
+  usePostgres(pg);
+});
+afterAll(async () => {
   process.off('unhandledRejection', onUnhandled);
+  usePostgres(undefined);
+  await pg?.close();
+  if (reachable) await dropSchema(schema);
 });
 
 const figures = {
@@ -30,6 +45,7 @@ const figures = {
   refusals: 0,
   deadlineStops: 0,
   statuses: new Map<string, number>(),
+  hosts: new Map<string, number>(),
 };
 
 /** SPEC §3's bounds and the ledger's account; one line per broken promise. */
@@ -90,6 +106,7 @@ describe('features combined', () => {
           run.outcome.status,
           (figures.statuses.get(run.outcome.status) ?? 0) + 1,
         );
+        figures.hosts.set(c.host, (figures.hosts.get(c.host) ?? 0) + 1);
         const problems = brokenPromises(c, run);
         if (problems.length) throw new Error(problems.join('; '));
         if (unhandled.length) throw new Error(`unhandled rejection: ${String(unhandled[0])}`);
@@ -104,7 +121,7 @@ describe('features combined', () => {
       expect(figures.deadlineStops).toBeGreaterThan(20);
     }
     console.log(
-      `combinations: ${figures.runs} runs, ${figures.crashes} crashes resumed, ${figures.refusals} bad answers refused, ${figures.deadlineStops} deadline stops; ${[...figures.statuses].map(([s, n]) => `${s} ${n}`).join(', ')}`,
+      `combinations: ${figures.runs} runs, ${figures.crashes} crashes resumed, ${figures.refusals} bad answers refused, ${figures.deadlineStops} deadline stops; ${[...figures.statuses].map(([s, n]) => `${s} ${n}`).join(', ')}; hosts: ${[...figures.hosts].map(([h, n]) => `${h} ${n}`).join(', ')}${reachable ? '' : ' (no Postgres server: its runs used memory)'}`,
     );
   }, 600_000);
 
@@ -112,7 +129,7 @@ describe('features combined', () => {
     const killed = combinationArbitrary.chain((c) =>
       fc
         .record({
-          host: fc.constantFrom('memory' as const, 'sqlite' as const),
+          host: fc.constantFrom('memory' as const, 'sqlite' as const, 'postgres' as const),
           crashAtSave: fc.integer({ min: 1, max: 8 }),
         })
         .map((where) => ({ ...c, ...where })),

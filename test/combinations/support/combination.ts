@@ -38,7 +38,7 @@ export const ANSWERS = [
   'abort',
   'bad',
 ] as const;
-export const HOSTS = ['plain', 'memory', 'sqlite', 'pipeline', 'actor'] as const;
+export const HOSTS = ['plain', 'memory', 'sqlite', 'postgres', 'pipeline', 'actor'] as const;
 
 export interface Combination {
   maxRetries: number;

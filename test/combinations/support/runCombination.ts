@@ -136,13 +136,13 @@ async function onStore(
   signal: AbortSignal,
   state: { crashes: number; refusals: number; segments: number },
 ): Promise<LoopOutcome> {
-  const store =
-    c.host === 'sqlite' ? new SqliteCheckpointStore(':memory:') : new MemoryCheckpointStore();
+  const store = storeFor(c.host);
+  const runId = globalThis.crypto.randomUUID(); // the Postgres store is shared by every run
   try {
     const first = mortal(store, c.crashAtSave);
     let result: RunResult | undefined;
     try {
-      result = await runLoop(config, 'task', { store: first.view, runId: 'run', signal });
+      result = await runLoop(config, 'task', { store: first.view, runId, signal });
     } catch (error) {
       if (!first.died()) throw error;
       state.crashes += 1;
@@ -151,22 +151,22 @@ async function onStore(
     const resumer = afterExpiry(store);
     if (result === undefined) {
       // nothing was saved before the process died (no step ran): the restarted one starts again
-      result = (await store.load('run'))
-        ? await resumeLoop(config, { store: resumer, runId: 'run', signal })
-        : await runLoop(config, 'task', { store: resumer, runId: 'run', signal });
+      result = (await store.load(runId))
+        ? await resumeLoop(config, { store: resumer, runId, signal })
+        : await runLoop(config, 'task', { store: resumer, runId, signal });
     }
     let answers = 0;
     while (isPausedRun(result)) {
       const answer = c.answers[Math.min(answers++, c.answers.length - 1)] ?? 'continue';
       const event = answerEvent(answers > 12 ? 'abort' : answer, result.pending);
       if (answer === 'bad' && answers <= 12) {
-        const before = await store.load('run');
+        const before = await store.load(runId);
         const refused = await resumeLoop(config, {
           store: resumer,
-          runId: 'run',
+          runId,
           event: event as never,
         }).catch((e: unknown) => e);
-        const after = await store.load('run');
+        const after = await store.load(runId);
         if (!isCheckpointError(refused) || refused.code !== 'invalid_answer') {
           throw new Error(`a malformed answer was not refused: ${String(refused)}`);
         }
@@ -177,15 +177,28 @@ async function onStore(
       state.segments += 1;
       result = await resumeLoop(config, {
         store: resumer,
-        runId: 'run',
+        runId,
         event: event as never,
         signal,
       });
     }
     return result;
   } finally {
-    store instanceof SqliteCheckpointStore && store.close();
+    if (store instanceof SqliteCheckpointStore) store.close();
   }
+}
+
+let postgres: CheckpointStore | undefined;
+
+/** Gives the Postgres host a store (set up by the test); without one it runs on memory. */
+export function usePostgres(store: CheckpointStore | undefined): void {
+  postgres = store;
+}
+
+function storeFor(host: Combination['host']): CheckpointStore {
+  if (host === 'sqlite') return new SqliteCheckpointStore(':memory:');
+  if (host === 'postgres' && postgres) return postgres;
+  return new MemoryCheckpointStore();
 }
 
 function sameRow(a: CheckpointRecord | undefined, b: CheckpointRecord | undefined) {
