@@ -152,3 +152,14 @@ describe('answer schemas', () => {
     ).rejects.toThrow(/answers/);
   });
 });
+
+describe('answer schemas are typed by the loop', () => {
+  it('a candidate schema must produce the loop’s candidate type (checked by tsc)', () => {
+    const draft = z.object({ title: z.string(), words: z.number() });
+    const typed: LoopConfig<string, Draft> = { ...reviewed, answers: { candidate: draft } };
+    // @ts-expect-error a schema of numbers cannot check a Draft
+    const wrong: LoopConfig<string, Draft> = { ...reviewed, answers: { candidate: z.number() } };
+    expect(typed.answers?.candidate).toBe(draft);
+    expect(wrong.answers?.candidate).toBeDefined();
+  });
+});
