@@ -6,7 +6,7 @@ import type { ClarificationRequest, CostedResult, EmptyResult } from './stepResu
 import type { ValidationError, ValidationResult } from './validation.js';
 import { configErrorFrom } from './zodIssues.js';
 
-function intRange(min: number, max: number) {
+export function intRange(min: number, max: number) {
   const error = `must be an integer from ${min} to ${max}`;
   return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { LoopConfig } from '../config.js';
+import { intRange, type LoopConfig } from '../config.js';
 import type { LoopOutcome } from '../outcome.js';
 import type { ValidationResult } from '../validation.js';
 
@@ -95,10 +95,5 @@ export const pipelinePlanSchema = z.strictObject({
     .array(stageSchema, { error: 'must be an array of stages' })
     .min(1, { error: 'must hold at least one stage' }),
   crossCheck: aFunction.optional(),
-  crossCheckTimeoutMs: z
-    .number({ error: 'must be an integer from 1 to 604800000 (ms)' })
-    .int({ error: 'must be an integer from 1 to 604800000 (ms)' })
-    .min(1, { error: 'must be an integer from 1 to 604800000 (ms)' })
-    .max(604_800_000, { error: 'must be an integer from 1 to 604800000 (ms)' })
-    .optional(),
+  crossCheckTimeoutMs: intRange(1, 604_800_000).optional(),
 });
