@@ -1,16 +1,26 @@
 import { z } from 'zod';
+import type { AnswerSchemas } from './answers/checkAnswer.js';
+import { isStandardSchema } from './answers/standardSchema.js';
 import type { FailureClassifier, StepName } from './failures.js';
 import type { ClarificationRequest, CostedResult, EmptyResult } from './stepResults.js';
 import type { ValidationError, ValidationResult } from './validation.js';
 import { configErrorFrom } from './zodIssues.js';
 
-function intRange(min: number, max: number) {
+export function intRange(min: number, max: number) {
   const error = `must be an integer from ${min} to ${max}`;
   return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
 }
 
+/** A week: a live run that needs longer has no business holding a process. */
+const MAX_DEADLINE_MS = 604_800_000;
+/** The wall-clock budget of a live run when the config gives none: 15 minutes (SPEC §4). */
+export const DEFAULT_DEADLINE_MS = 900_000;
+
 const aFunction = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', {
   error: 'must be a function',
+});
+const aSchema = z.custom<unknown>(isStandardSchema, {
+  error: 'must be a Standard Schema (zod 4, valibot, arktype, …)',
 });
 const flag = z.boolean({ error: 'must be true or false' });
 
@@ -43,6 +53,11 @@ export const loopOptionsSchema = z.strictObject({
   attemptTimeoutMs: intRange(1, 86_400_000).optional(),
   stepTimeoutMs: intRange(1, 86_400_000).optional(),
   retryDelayMs: intRange(0, 3_600_000).optional(),
+  deadlineMs: z
+    .union([intRange(1, MAX_DEADLINE_MS), z.null()], {
+      error: `must be an integer from 1 to ${MAX_DEADLINE_MS} (ms), or null for no deadline`,
+    })
+    .optional(),
   maxRetryDelayMs: intRange(0, 86_400_000).optional(),
   stall: z
     .union(
@@ -80,6 +95,16 @@ const loopConfigSchema = loopOptionsSchema.extend({
   refine: aFunction.optional(),
   fallback: aFunction.optional(),
   classifyFailure: aFunction.optional(),
+  answers: z
+    .strictObject(
+      {
+        input: aSchema.optional(),
+        candidate: aSchema.optional(),
+        clarification: aSchema.optional(),
+      },
+      { error: 'must be { input?, candidate?, clarification? } of Standard Schemas (e.g. zod)' },
+    )
+    .optional(),
 });
 
 type MaybePromise<T> = T | Promise<T>;
@@ -125,6 +150,8 @@ export interface LoopConfig<I = unknown, C = unknown> extends z.input<typeof loo
     },
   ) => MaybePromise<C | CostedResult<C>>;
   classifyFailure?: FailureClassifier;
+  /** Schemas the answers to a paused run must pass (`resumeLoop` refuses the others). */
+  answers?: AnswerSchemas<I, C>;
 }
 
 /** The resolved, JSON-safe bounds and switches a machine keeps in its context. */
@@ -137,6 +164,8 @@ export interface LoopSettings {
   attemptTimeoutMs: number | null;
   /** The timeout of validate, refine and fallback; defaults to `attemptTimeoutMs`. */
   stepTimeoutMs: number | null;
+  /** The wall-clock budget of the live run (pauses for a person excluded); `null`: none. */
+  deadlineMs: number | null;
   stall: { after: number; on: 'candidate-and-verdict' | 'verdict' } | null;
   hasFallback: boolean;
   idempotent: Record<StepName, boolean>;
@@ -178,6 +207,7 @@ export function resolveConfig<I, C>(config: LoopConfig<I, C>): LoopSettings {
     maxRetryDelayMs: options.maxRetryDelayMs ?? 60_000,
     attemptTimeoutMs: options.attemptTimeoutMs ?? null,
     stepTimeoutMs: options.stepTimeoutMs ?? options.attemptTimeoutMs ?? null,
+    deadlineMs: options.deadlineMs === undefined ? DEFAULT_DEADLINE_MS : options.deadlineMs,
     stall:
       stall === false ? null : { after: stall.after ?? 3, on: stall.on ?? 'candidate-and-verdict' },
     hasFallback: options.fallback !== undefined,

@@ -91,6 +91,8 @@ export interface FailureRecord {
   message: string;
   name?: string;
   facts?: FailureFacts;
+  /** The run's `deadlineMs` ran out while this step was in flight. */
+  deadline?: true;
 }
 
 /** `LoopError.cause`: what failed, how it was classified, and the failure's JSON-safe facts. */

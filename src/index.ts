@@ -1,6 +1,8 @@
 // The main entry: what a loop user needs. The rest lives on subpath entries: loopchart/analysis,
 // loopchart/persistence, loopchart/pipeline, loopchart/testing, loopchart/viewer,
 // loopchart/sqlite and loopchart/postgres.
+export type { AnswerSchemas } from './answers/checkAnswer.js';
+export type { StandardSchemaV1 } from './answers/standardSchema.js';
 export type {
   AttemptReturn,
   ClarificationAnswer,
@@ -8,7 +10,7 @@ export type {
   LoopSettings,
   StepContext,
 } from './config.js';
-export { resolveConfig } from './config.js';
+export { DEFAULT_DEADLINE_MS, resolveConfig } from './config.js';
 export { observeLoop } from './events/observeLoop.js';
 export type {
   DecisionEntry,

@@ -1,4 +1,4 @@
-import type { FailureCause } from './failures.js';
+import type { FailureCause, StepName } from './failures.js';
 import type { LoopStatus, OkStatus, StopStatus } from './statuses.js';
 import type { TraceEntry } from './trace.js';
 
@@ -7,8 +7,12 @@ export interface LoopError {
   kind: StopStatus;
   /** The machine state the loop was in when it stopped (`routing`, `attempting`, …). */
   state: string;
-  /** The bound that was hit: `maxRetries`, `maxAttempts`, `maxCost` or `stall.after`. */
-  cap?: number;
+  /** The bound that was hit: `maxRetries`, `maxAttempts`, `maxCost`, `stall.after`, or `'deadlineMs'`. */
+  cap?: number | 'deadlineMs';
+  /** For a deadline stop: the step that was in flight (aborted through its signal), or `null`. */
+  inFlight?: StepName | null;
+  /** For a deadline stop: whether the step in flight may have acted before it was aborted. */
+  mayHaveActed?: boolean;
   attempts: number;
   lastOutput?: unknown;
   message: string;

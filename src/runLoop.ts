@@ -70,7 +70,7 @@ export async function runLoop<I, C>(
     bindSteps(actor as unknown as Actor<AnyStateMachine>, runStepsOf(config));
     return watched(watch, actor, () => runToEnd<C>(actor, signal));
   }
-  const { store, runId } = checkRunOptions(options, false);
+  const { store, runId, claim } = checkRunOptions(options, false);
   const prepared = prepareLoop(config);
   const { gate, expected } = prepared;
   const watch = await watchRun(options, expected.machineId);
@@ -85,11 +85,18 @@ export async function runLoop<I, C>(
       fingerprint: expected.fingerprint,
       seq: 0,
       signal,
+      claim,
     }),
   );
 }
 
-/** Runs an already built loop machine (e.g. one changed with `.provide()`) to its end. */
+const UNANSWERABLE =
+  'the loop paused for a person (a review or a question), but it runs without a store, so no answer can reach it; pass { store } to runLoop to pause and resume';
+
+/**
+ * Runs an already built loop machine (e.g. one changed with `.provide()`) to its end. Without a
+ * store nothing can answer a pause, so a loop that pauses for a person ends `aborted`, saying so.
+ */
 export async function runLoopMachine<I, C>(
   machine: LoopMachine<I, C>,
   input: I,
@@ -122,6 +129,12 @@ function runToEnd<C>(actor: Actor<AnyStateMachine>, signal: AbortSignal | undefi
   return new Promise<LoopOutcome<C>>((resolve, reject) => {
     let detach = () => {};
     actor.subscribe({
+      // nothing can answer a pause of a run without a store: it ends instead of waiting forever
+      next: (snapshot) => {
+        if (snapshot.status === 'active' && snapshot.hasTag('waitsForHuman')) {
+          actor.send({ type: 'loop.abort', reason: UNANSWERABLE });
+        }
+      },
       complete: () => {
         detach();
         resolve(actor.getSnapshot().output as LoopOutcome<C>);

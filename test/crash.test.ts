@@ -5,13 +5,14 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TraceEntry } from 'loopchart';
 import { SqliteCheckpointStore } from 'loopchart/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileLibrary, removeLibrary } from './support/compileLibrary.js';
+import { readJournal as readJournalOf } from './support/readJournal.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const childScript = join(root, 'test', 'crash', 'crashChild.mjs');
@@ -38,14 +39,7 @@ interface Entry {
   result?: { status?: string };
 }
 
-const readJournal = (work: string): Entry[] => {
-  const file = join(work, 'journal.jsonl');
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Entry);
-};
+const readJournal = (work: string) => readJournalOf<Entry>(work);
 
 function spawnChild(work: string, scenario: string, mode: 'run' | 'resume', event?: object) {
   const env = { ...process.env, LIB: lib, SCENARIO: scenario, MODE: mode, DB: db, WORK: work };
@@ -72,6 +66,7 @@ async function crashWhen(scenario: string, ready: (journal: Entry[]) => boolean,
   }
   await sleep(thenWaitMs);
   await kill(child);
+  await sleep(350); // the child's 300 ms claim on the run expires (crashChild.mjs)
   return work;
 }
 

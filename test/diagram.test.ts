@@ -150,12 +150,13 @@ describe('toMermaid', () => {
         routing --> iteration_exhausted
         refining --> attempting : ↻ done.refine
         refining --> failed : error.refine
+        failed --> ceiling_stop : [stoppedByDeadline] or [retryWouldPassCeiling]
         failed --> policy_stop : [isPolicyFailure]
         failed --> unknown_outcome : [hasUnknownEffect]
         failed --> permanent_failure : [isPermanentFailure]
         failed --> retry_exhausted : [retryDelayTooLong] or else
-        failed --> ceiling_stop : [retryWouldPassCeiling]
         failed --> waitingToRetry : [transientRetryAllowed]
+        waitingToRetry --> ceiling_stop : done.retryDelay [retryWaitHitDeadline]
         waitingToRetry --> attempting : ↻ done.retryDelay [failedInAttempt]
         waitingToRetry --> refining : ↻ done.retryDelay [failedInRefine]
         waitingToRetry --> validating : ↻ done.retryDelay

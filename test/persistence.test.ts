@@ -193,7 +193,9 @@ describe('resumeLoop', () => {
     const record = (await store.load('a')) as CheckpointRecord;
     controller.abort();
     await first;
-    const data = JSON.stringify({ ...JSON.parse(record.data), runId: 'b' });
+    // a copy of the working run, as a writer that died leaves it once its claim has expired
+    const { claim: _, ...checkpoint } = JSON.parse(record.data);
+    const data = JSON.stringify({ ...checkpoint, runId: 'b' });
     await store.save({ ...record, runId: 'b', seq: 1, data });
     const error = await resumeLoop(config, {
       store,

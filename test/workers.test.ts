@@ -5,6 +5,7 @@
  */
 import {
   type CheckpointRecord,
+  type CheckpointStore,
   isCheckpointError,
   type Lease,
   type LoopConfig,
@@ -75,12 +76,29 @@ describe.skipIf(!reachable)('createWorker on Postgres', () => {
         },
         validate: () => valid,
       };
+      // Once its attempt is in flight the worker freezes: its saves (the claim's renewals
+      // included) hang until it wakes, so its 500 ms claim on the run lapses before its lease.
+      const fenced = pg.store.fenced(dead?.lease as Lease);
+      let wake = () => {};
+      const woken = new Promise<void>((resolve) => (wake = resolve));
+      let frozen = false;
+      const frozenStore: CheckpointStore = {
+        save: async (record) => {
+          if (frozen) await woken;
+          return fenced.save(record);
+        },
+        load: (id) => fenced.load(id),
+        list: (options) => fenced.list(options),
+        delete: (id) => fenced.delete(id),
+      };
       const zombie = runLoop(stuck, 'task', {
-        store: pg.store.fenced(dead?.lease as Lease),
+        store: frozenStore,
         runId,
         signal: hung.signal,
-      });
+        claimTtlMs: 500,
+      }).catch((e: unknown) => e);
       await inFlight.promise;
+      frozen = true;
       const attempt = counted(() => 'draft');
       const { settled } = start({
         loops: { [loop]: { ...stuck, attempt } } as never,
@@ -103,8 +121,9 @@ describe.skipIf(!reachable)('createWorker on Postgres', () => {
         expect(attempt.calls).toBe(0);
       }
       // The dead worker wakes up: its abort can no longer be saved.
+      wake();
       hung.abort();
-      const woke = await zombie.catch((e: unknown) => e);
+      const woke = await zombie;
       expect(isCheckpointError(woke) && woke.message).toMatch(/lost its lease/);
     }
   });

@@ -139,6 +139,12 @@ export const VERDICT_ROWS = [
 
 /** Where a failed step goes (SPEC §2), in order; every chart ends in one unguarded row. */
 export const FAILURE_ROWS = [
+  {
+    guard: 'stoppedByDeadline',
+    target: 'ceiling_stop',
+    actions: 'recordDeadline',
+    because: 'ceiling_stop',
+  },
   { guard: 'isPolicyFailure', target: 'policy_stop', because: 'policy_stop' },
   {
     guard: 'hasUnknownEffect',

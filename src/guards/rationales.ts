@@ -12,6 +12,8 @@ export interface RationaleExtras {
   emptyReason: string | undefined;
   abortReason: string | undefined;
   question: string | undefined;
+  /** Set when the run's wall-clock budget ran out: the budget, and the step it aborted. */
+  deadline: { deadlineMs: number | null; inFlight: string | null } | undefined;
 }
 
 /** The key of a rationale: a row's `because`, or a decision no routing row takes. */
@@ -28,6 +30,7 @@ export const NO_EXTRAS: RationaleExtras = {
   emptyReason: undefined,
   abortReason: undefined,
   question: undefined,
+  deadline: undefined,
 };
 
 function failed({ failure }: RouteFacts): string {
@@ -63,8 +66,10 @@ export const RATIONALES: Record<
     f.failure?.step === 'fallback'
       ? `Correctable errors spent all ${f.maxRetries} retries and the fallback failed (${failed(f)}).`
       : `Correctable errors spent all ${f.maxRetries} retries and there is no fallback.`,
-  ceiling_stop: (f) =>
-    `Another attempt would pass the ceiling of ${f.maxAttempts} attempt invocations (${f.attempts} made).`,
+  ceiling_stop: (f, x) =>
+    x.deadline
+      ? `The run's wall-clock budget (deadlineMs ${x.deadline.deadlineMs} ms) ran out; ${x.deadline.inFlight ? `${x.deadline.inFlight} was in flight and was aborted` : 'the loop was waiting to retry'}.`
+      : `Another attempt would pass the ceiling of ${f.maxAttempts} attempt invocations (${f.attempts} made).`,
   budget_stop: (f) =>
     `The steps have spent ${f.cost} of the cost budget ${f.maxCost}; more work would pass it.`,
   policy_stop: (f) => `The run was denied: ${failed(f)}. A denial is never retried.`,

@@ -35,6 +35,7 @@ export const ROUTE_GUARDS = {
   ceilingReached: (f: RouteFacts) => !ceilingRoom(f),
   costBudgetSpent: (f: RouteFacts) => !costRoom(f),
 
+  stoppedByDeadline: (f: RouteFacts) => f.failure?.deadline === true,
   isPolicyFailure: (f: RouteFacts) => isPolicyFailure(f.failure),
   isPermanentFailure: (f: RouteFacts) => isPermanentFailure(f.failure),
   hasUnknownEffect: (f: RouteFacts) => hasUnknownEffect(f.failure, f.failedIdempotent),

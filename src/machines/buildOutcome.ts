@@ -53,6 +53,14 @@ function loopError(kind: StopStatus, context: LoopContext, message: string): Loo
   if (context.candidate !== undefined) error.lastOutput = context.candidate;
   const cap = capOf(kind);
   if (cap !== undefined) error.cap = cap;
+  const hit = context.ledger.deadlineHit;
+  if (kind === 'ceiling_stop' && hit) {
+    error.cap = 'deadlineMs';
+    error.inFlight = hit.inFlight;
+    // a step cut off mid-flight may have acted; a validator only checks, unless declared otherwise
+    error.mayHaveActed =
+      hit.inFlight !== null && !(hit.inFlight === 'validate' && settings.idempotent.validate);
+  }
   if (kind === 'stalled' && context.stall.fingerprint)
     error.fingerprint = context.stall.fingerprint;
   if (failure && context.phase === 'failed') {

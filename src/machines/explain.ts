@@ -31,6 +31,10 @@ function extrasOf(context: LoopContext): RationaleExtras {
     emptyReason: context.ledger.empty?.reason,
     abortReason: context.ledger.abortReason,
     question: pending?.kind === 'clarification' ? pending.question : undefined,
+    deadline: context.ledger.deadlineHit && {
+      deadlineMs: context.settings.deadlineMs,
+      inFlight: context.ledger.deadlineHit.inFlight,
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import { assign } from 'xstate';
+import { freezeDeadline, hitDeadline, thawDeadline } from '../deadline/deadline.js';
 import type { StepName } from '../failures.js';
 import type { TraceDecision } from '../statuses.js';
 import type { LoopContext } from './loopContext.js';
@@ -57,6 +58,11 @@ export const loopActions = {
   applyReviewRetry: act(({ event }: Args) =>
     update.applyReviewRetry(event.type === 'review.retry' ? event.feedback : undefined),
   ),
+  freezeDeadline: act(({ context }: Args) => ({ ledger: freezeDeadline(context.ledger) })),
+  thawDeadline: act(({ context }: Args) => ({ ledger: thawDeadline(context.ledger) })),
+  recordDeadline: act(({ context }: Args) => ({
+    ledger: hitDeadline(context.ledger, context.failure),
+  })),
   recordAbort: act(({ context, event }: Args) =>
     update.recordAbort(context, 'reason' in event ? event.reason : undefined),
   ),

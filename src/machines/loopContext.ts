@@ -1,4 +1,5 @@
 import type { ClarificationAnswer, LoopSettings } from '../config.js';
+import { type DeadlineLedger, startDeadline } from '../deadline/deadline.js';
 import type { FailureRecord, StepName } from '../failures.js';
 import { reproducibilityKey } from '../hashing.js';
 import type { TraceEntry } from '../trace.js';
@@ -65,7 +66,7 @@ export interface LoopContext {
 }
 
 /** What the loop keeps between steps besides its main fields. */
-export interface LoopLedger {
+export interface LoopLedger extends DeadlineLedger {
   /** When the current step started (ms since the epoch). */
   stepStartedAt: number;
   /** The candidate before the current one. */
@@ -107,6 +108,7 @@ export function initialContext(settings: LoopSettings, input: unknown): LoopCont
       answers: [],
       empty: undefined,
       abortReason: undefined,
+      ...startDeadline(settings.deadlineMs),
     },
   };
 }

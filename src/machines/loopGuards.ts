@@ -38,4 +38,7 @@ export const loopGuards = {
     return !isValid(verdict) && !isMalformed(verdict);
   },
   modifiesCandidate: ({ event }: Args) => 'candidate' in event,
+
+  retryWaitHitDeadline: ({ event }: Args) =>
+    (outputOf(event) as { deadline?: boolean } | undefined)?.deadline === true,
 };

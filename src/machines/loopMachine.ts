@@ -54,6 +54,7 @@ export function buildLoopMachine<I, C>(id: string, settings: LoopSettings, steps
     attempt: context.attempts,
     key: context.key,
     answers: context.ledger.answers,
+    deadlineAt: context.ledger.deadlineAt,
   });
   const onError = (step: StepName) => ({
     target: 'failed' as const,
@@ -131,18 +132,24 @@ export function buildLoopMachine<I, C>(id: string, settings: LoopSettings, steps
           invoke: {
             id: 'retryDelay',
             src: 'retryDelay',
-            input: ({ context }) => ({ until: context.ledger.retryAt ?? 0 }),
+            input: ({ context }) => ({
+              until: context.ledger.retryAt ?? 0,
+              deadlineAt: context.ledger.deadlineAt,
+            }),
             onDone: reachable(RETRY_ROWS, shape),
           },
         },
         attemptGate: { always: reachable(ATTEMPT_GATE_ROWS, shape) },
         awaitingClarification: {
           tags: ['waitsForHuman'],
-          entry: 'pauseForClarification',
+          entry: ['pauseForClarification', 'freezeDeadline'],
+          exit: 'thawDeadline',
           on: { 'clarification.answer': { target: 'attemptGate', actions: 'recordAnswer' } },
         },
         awaitingReview: {
           tags: ['waitsForHuman'],
+          entry: 'freezeDeadline',
+          exit: 'thawDeadline',
           on: {
             'review.continue': {
               target: 'routing',

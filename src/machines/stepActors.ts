@@ -1,6 +1,12 @@
 import { type AnyActorRef, fromPromise } from 'xstate';
 import type { ClarificationAnswer, LoopConfig, LoopSettings } from '../config.js';
 import {
+  DeadlineExceeded,
+  deadlineRecord,
+  isDeadlineExceeded,
+  timeLeft,
+} from '../deadline/deadline.js';
+import {
   classifyFailure,
   type FailureClassifier,
   type FailureRecord,
@@ -25,6 +31,8 @@ export interface StepInput {
   answers: ClarificationAnswer[];
   /** Set by `resumeLoop` on a step that was in flight when its checkpoint was taken. */
   resumed?: boolean;
+  /** When the run's deadline passes (ms since the epoch), or `null` for none. */
+  deadlineAt?: number | null;
 }
 
 /** Thrown by loopchart when a step runs past its timeout: transient, effect unknown. */
@@ -72,19 +80,35 @@ export function stepActor(step: StepName, stepsOf: StepsOf, settings: LoopSettin
         );
       }
       if (signal.aborted) throw signal.reason;
+      const left = timeLeft(input.deadlineAt);
+      if (left === 0) throw new DeadlineExceeded(step);
       // called synchronously as the actor starts, so a step counted as started has really run
       const start = (stepSignal: AbortSignal) => run(stepContext(input, stepSignal));
-      const raw = await (timeoutMs === null
-        ? start(signal)
-        : withTimeout(step, timeoutMs, signal, start));
+      const limit = stepLimit(step, timeoutMs, left);
+      const raw = await (limit === null ? start(signal) : withTimeout(limit, signal, start));
       const read = readStepResult(raw);
       if (read.costProblem) throw new LoopStepFailure('permanent', `${step} ${read.costProblem}`);
       // only an attempt may return an empty result or a question
       return stepOutput(read, step === 'attempt');
     } catch (error) {
+      if (isDeadlineExceeded(error)) throw deadlineRecord(error);
       throw markFailureRecord(classifyFailure(error, step, classify));
     }
   });
+}
+
+interface Limit {
+  ms: number;
+  failure: () => Error;
+}
+
+/** The step's own timeout or what is left of the deadline, whichever ends first. */
+function stepLimit(step: StepName, timeoutMs: number | null, left: number | null): Limit | null {
+  if (left !== null && (timeoutMs === null || left < timeoutMs)) {
+    return { ms: left, failure: () => new DeadlineExceeded(step) };
+  }
+  if (timeoutMs === null) return null;
+  return { ms: timeoutMs, failure: () => stepTimeout(step, timeoutMs) };
 }
 
 /**
@@ -92,8 +116,7 @@ export function stepActor(step: StepName, stepsOf: StepsOf, settings: LoopSettin
  * the loop stops first, it settles at once and clears its timer (a long timeout never outlives it).
  */
 function withTimeout(
-  step: StepName,
-  ms: number,
+  { ms, failure: makeFailure }: Limit,
   parent: AbortSignal,
   start: (signal: AbortSignal) => unknown,
 ): Promise<unknown> {
@@ -102,7 +125,7 @@ function withTimeout(
   let onAbort = () => {};
   const stopped = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const failure = stepTimeout(step, ms);
+      const failure = makeFailure();
       controller.abort(failure);
       reject(failure);
     }, ms);
@@ -139,16 +162,25 @@ function stepContext(input: StepInput, signal: AbortSignal): Readonly<Record<str
 
 const ignore = () => {};
 
-/** The retry wait, as an actor with an absolute deadline so a restored run waits only the remainder. */
-export const retryDelayActor = fromPromise<void, { until: number }>(
+/**
+ * The retry wait, as an actor with an absolute end so a restored run waits only the remainder.
+ * It is cut short by the run's deadline, and then says so (`{ deadline: true }`).
+ */
+export const retryDelayActor = fromPromise<
+  { deadline: boolean },
+  { until: number; deadlineAt?: number | null }
+>(
   ({ input, signal }) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(finish, Math.max(0, input.until - Date.now()));
+    new Promise((resolve) => {
+      const wait = Math.max(0, input.until - Date.now());
+      const left = timeLeft(input.deadlineAt);
+      const deadline = left !== null && left < wait;
+      const timer = setTimeout(finish, deadline ? left : wait);
       signal.addEventListener('abort', finish, { once: true });
       function finish() {
         clearTimeout(timer);
         signal.removeEventListener('abort', finish);
-        resolve();
+        resolve({ deadline: deadline && !signal.aborted });
       }
     }),
 );

@@ -12,6 +12,7 @@ export const CHECKPOINT_ERROR_CODES = [
   'conflict',
   'save_failed',
   'not_waiting',
+  'invalid_answer',
 ] as const;
 export type CheckpointErrorCode = (typeof CHECKPOINT_ERROR_CODES)[number];
 

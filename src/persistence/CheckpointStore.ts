@@ -54,7 +54,9 @@ export interface ScanOptions {
  * The contract every store honours (test/stores/describeCheckpointStore.ts checks it):
  * - `save(record)` writes only if the stored row's `seq` is `record.seq - 1` (no row counts as 0),
  *   atomically; otherwise it rejects with `CheckpointError` code `conflict` and changes nothing.
- *   That makes a second writer of one run (two workers resuming it) fail before it runs a step.
+ *   Two resumers at the same instant: one save lands, the other fails before it runs a step. (A
+ *   resumer that arrives while another process is in a step is refused by that writer's claim,
+ *   which every working checkpoint carries: see runClaim.ts.)
  * - `load` returns the record exactly as saved (`data` byte for byte), or `undefined`.
  * - `list` returns summaries, most recently updated first.
  * - `delete` returns whether a row was there.

@@ -3,7 +3,11 @@ import type { AnyActorRef } from 'xstate';
 /** Sends `loop.abort` to the actor when `signal` aborts (now, if it already has); returns the undo. */
 export function abortOnSignal(actor: AnyActorRef, signal: AbortSignal | undefined): () => void {
   if (!signal) return () => {};
-  const abort = () => actor.send({ type: 'loop.abort', reason: abortReason(signal) });
+  const abort = () => {
+    // a run that already ended (its last save still under way) has nothing left to abort
+    if (actor.getSnapshot().status !== 'active') return;
+    actor.send({ type: 'loop.abort', reason: abortReason(signal) });
+  };
   if (signal.aborted) abort();
   else signal.addEventListener('abort', abort, { once: true });
   return () => signal.removeEventListener('abort', abort);

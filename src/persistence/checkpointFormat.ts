@@ -5,6 +5,7 @@ import { loopView } from '../machines/loopView.js';
 import type { TraceEntry } from '../trace.js';
 import { CheckpointError } from './CheckpointError.js';
 import { type CheckpointRecord, RUN_STATUSES, type RunStatus } from './CheckpointStore.js';
+import type { RunClaim } from './runClaim.js';
 
 /** The checkpoint format this loopchart writes and reads. */
 export const CHECKPOINT_FORMAT = 1;
@@ -32,6 +33,8 @@ export interface Checkpoint {
   state: string;
   /** The question or review request of a paused run. */
   pending?: PendingRequest;
+  /** The writer driving a working run, and until when (absent once it pauses or ends). */
+  claim?: RunClaim;
   trace: TraceEntry[];
   /** The persisted snapshot, its `context.trace` (and `output.trace`) included again on decode. */
   snapshot: PersistedSnapshot;
@@ -47,6 +50,7 @@ const checkpointSchema = z.looseObject({
   status: z.enum(RUN_STATUSES),
   state: z.string(),
   pending: z.looseObject({ kind: z.enum(['clarification', 'review']) }).optional(),
+  claim: z.object({ owner: z.string(), expiresAt: z.number() }).optional(),
   trace: z.array(z.looseObject({ seq: z.number(), state: z.string() })),
   snapshot: z.looseObject({
     status: z.enum(['active', 'done']),
@@ -62,6 +66,8 @@ export interface CheckpointHeader {
   machine: string;
   seq: number;
   paused: boolean;
+  /** The writer's claim, kept only while the run works. */
+  claim?: RunClaim | undefined;
 }
 
 /** Turns a persisted snapshot into a store record (the trace is kept once, at the top). */
@@ -72,7 +78,7 @@ export function encodeCheckpoint(header: CheckpointHeader, snapshot: PersistedSn
     snapshot.status === 'done' ? 'done' : header.paused ? 'paused' : 'running';
   const state = stateName(snapshot.value);
   const pending = status === 'paused' ? loopView(snapshot)?.pending : undefined;
-  const { paused: _, ...fields } = header;
+  const { paused: _, claim, ...fields } = header;
   const savedAt = Date.now();
   const checkpoint = {
     format: CHECKPOINT_FORMAT,
@@ -81,6 +87,7 @@ export function encodeCheckpoint(header: CheckpointHeader, snapshot: PersistedSn
     status,
     state,
     ...(pending === undefined ? {} : { pending }),
+    ...(claim === undefined || status !== 'running' ? {} : { claim }),
     trace,
     snapshot: { ...snapshot, context, ...(output === undefined ? {} : { output }) },
   };

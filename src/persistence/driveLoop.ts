@@ -8,6 +8,7 @@ import { CheckpointError, isCheckpointError } from './CheckpointError.js';
 import type { CheckpointStore } from './CheckpointStore.js';
 import { encodeCheckpoint, type PersistedSnapshot } from './checkpointFormat.js';
 import { pausedRun, type RunResult } from './PausedRun.js';
+import { keepClaim } from './runClaim.js';
 import type { StepGate } from './stepGate.js';
 
 export interface Drive {
@@ -23,6 +24,8 @@ export interface Drive {
   /** Sent right after start, e.g. a `review.*` answer to a restored pause. */
   event?: LoopEvent | undefined;
   signal?: AbortSignal | undefined;
+  /** This drive's claim on the run: every working checkpoint carries it, renewed in time. */
+  claim: { owner: string; ttlMs: number };
 }
 
 type Snapshot = SnapshotFrom<AnyStateMachine>;
@@ -35,16 +38,23 @@ type Snapshot = SnapshotFrom<AnyStateMachine>;
  * the trace so far. It resolves with the outcome, or with a `PausedRun` once the pause is saved.
  */
 export function driveLoop<C>(drive: Drive): Promise<RunResult<C>> {
-  const { actor, gate, store, runId, signal } = drive;
+  const { actor, gate, store, runId, signal, claim } = drive;
   let seq = drive.seq;
   let latest: Snapshot | undefined;
   let settled = false;
   let saves: Promise<void> = Promise.resolve();
+  let savedAt = 0;
   return new Promise<RunResult<C>>((resolve, reject) => {
     let detach = () => {};
+    const stopRenewing = keepClaim(claim.ttlMs, () => {
+      const snapshot = actor.getSnapshot();
+      const working = snapshot.status === 'active' && !snapshot.hasTag('waitsForHuman');
+      if (working && Date.now() - savedAt >= claim.ttlMs / 3) checkpoint(snapshot);
+    });
     const settle = (finish: () => void) => {
       if (settled) return;
       settled = true;
+      stopRenewing();
       detach();
       actor.stop();
       finish();
@@ -55,6 +65,7 @@ export function driveLoop<C>(drive: Drive): Promise<RunResult<C>> {
     const checkpoint = (snapshot: Snapshot) => {
       if (settled) return;
       latest = snapshot;
+      savedAt = Date.now();
       const number = ++seq;
       let record: ReturnType<typeof encodeCheckpoint>;
       try {
@@ -64,6 +75,7 @@ export function driveLoop<C>(drive: Drive): Promise<RunResult<C>> {
           machine: drive.fingerprint,
           seq: number,
           paused: snapshot.hasTag('waitsForHuman'),
+          claim: { owner: claim.owner, expiresAt: savedAt + claim.ttlMs },
         };
         record = encodeCheckpoint(
           header,

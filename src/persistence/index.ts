@@ -24,3 +24,5 @@ export type { Checkpoint, PersistedSnapshot } from './checkpointFormat.js';
 export { CHECKPOINT_FORMAT, decodeCheckpoint } from './checkpointFormat.js';
 export { MemoryCheckpointStore } from './MemoryCheckpointStore.js';
 export { machineFingerprint } from './machineFingerprint.js';
+export type { RunClaim } from './runClaim.js';
+export { DEFAULT_CLAIM_TTL_MS } from './runClaim.js';

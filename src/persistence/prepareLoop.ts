@@ -11,6 +11,7 @@ import { bindSteps, sharedFingerprint, sharedLoopMachine } from '../machines/sha
 import { runStepsOf } from '../machines/stepActors.js';
 import type { CheckpointStore } from './CheckpointStore.js';
 import type { ExpectedMachine } from './checkpointFormat.js';
+import { DEFAULT_CLAIM_TTL_MS, newClaimOwner } from './runClaim.js';
 import { gatedConfig, StepGate } from './stepGate.js';
 
 /** Options of a run that is checkpointed to a store. */
@@ -18,6 +19,12 @@ export interface CheckpointOptions {
   store: CheckpointStore;
   /** Names the run in the store; a random UUID when omitted (a paused result carries it). */
   runId?: string;
+  /**
+   * How long this process's claim on the run holds without renewal (default 30 s; renewed every
+   * third of it while the run works). A resumer takes over a run whose writer died once its
+   * claim has expired; until then it fails with `CheckpointError` `conflict`.
+   */
+  claimTtlMs?: number;
 }
 
 /**
@@ -48,7 +55,7 @@ export function checkRunOptions(
   options: Partial<CheckpointOptions> & { ifSeq?: unknown },
   runIdRequired: boolean,
 ) {
-  const { store, runId, ifSeq } = options;
+  const { store, runId, ifSeq, claimTtlMs = DEFAULT_CLAIM_TTL_MS } = options;
   const problems: string[] = [];
   const methods = ['save', 'load', 'list', 'delete'] as const;
   if (!store || methods.some((m) => typeof store[m] !== 'function')) {
@@ -61,10 +68,17 @@ export function checkRunOptions(
   if (ifSeq !== undefined && !(Number.isSafeInteger(ifSeq) && (ifSeq as number) > 0)) {
     problems.push('  - ifSeq: must be a checkpoint number (an integer ≥ 1)');
   }
+  if (!(Number.isSafeInteger(claimTtlMs) && claimTtlMs >= 100 && claimTtlMs <= 3_600_000)) {
+    problems.push('  - claimTtlMs: must be an integer from 100 to 3600000 (ms)');
+  }
   if (problems.length) {
     throw new LoopConfigError(`loopchart: invalid run options\n${problems.join('\n')}`);
   }
-  return { store: store as CheckpointStore, runId: runId ?? globalThis.crypto.randomUUID() };
+  return {
+    store: store as CheckpointStore,
+    runId: runId ?? globalThis.crypto.randomUUID(),
+    claim: { owner: newClaimOwner(), ttlMs: claimTtlMs },
+  };
 }
 
 export type InspectOption = ActorOptions<AnyActorLogic>['inspect'];

@@ -1,3 +1,4 @@
+import { checkAnswer } from '../answers/checkAnswer.js';
 import type { LoopConfig } from '../config.js';
 import { type ObserveOptions, watchRun } from '../events/watchRun.js';
 import { stepOfState } from '../machines/loopContext.js';
@@ -14,11 +15,16 @@ import {
   type InspectOption,
   prepareLoop,
 } from './prepareLoop.js';
+import { checkClaim } from './runClaim.js';
 
 /** Options of `resumeLoop`. */
 export interface ResumeOptions<C = unknown> extends CheckpointOptions, ObserveOptions<C> {
   runId: string;
-  /** The answer a paused run waits for (`review.*`, `clarification.answer`), or `loop.abort`. */
+  /**
+   * The answer a paused run waits for (`review.*`, `clarification.answer`), or `loop.abort`.
+   * It is untrusted input: a malformed one, an answer outside the question's `options`, or one
+   * that fails the config's `answers` schemas is refused with `CheckpointError` `invalid_answer`.
+   */
   event?: LoopEvent;
   /**
    * Apply `event` only if the run is still at this checkpoint (a `PausedRun`'s `seq`); otherwise
@@ -44,7 +50,7 @@ export async function resumeLoop<I, C>(
   config: LoopConfig<I, C>,
   options: ResumeOptions<C>,
 ): Promise<RunResult<C>> {
-  const { store, runId } = checkRunOptions(options, true);
+  const { store, runId, claim } = checkRunOptions(options, true);
   const prepared = prepareLoop(config);
   const { gate, expected } = prepared;
   const record = await store.load(runId);
@@ -52,7 +58,7 @@ export async function resumeLoop<I, C>(
     throw new CheckpointError('not_found', runId, `loopchart: no checkpoint for run '${runId}'`);
   }
   const checkpoint = decodeCheckpoint(record, expected);
-  const { event, ifSeq } = options;
+  const { ifSeq } = options;
   if (ifSeq !== undefined && ifSeq !== record.seq) {
     throw new CheckpointError(
       'conflict',
@@ -61,12 +67,18 @@ export async function resumeLoop<I, C>(
     );
   }
   if (checkpoint.status === 'done') {
-    if (event) throw notWaiting(checkpoint, event, `has finished as ${checkpoint.state}`);
+    if (options.event !== undefined) {
+      throw notWaiting(checkpoint, options.event, `has finished as ${checkpoint.state}`);
+    }
     return checkpoint.snapshot.output as LoopOutcome<C>;
   }
-  if (checkpoint.status === 'paused' && !event) {
+  if (checkpoint.status === 'paused' && options.event === undefined) {
     return pausedRun(runId, record.seq, loopView(checkpoint) as LoopView);
   }
+  const event =
+    options.event === undefined
+      ? undefined
+      : await checkAnswer(runId, options.event, checkpoint.pending, config.answers);
   markInFlightStep(checkpoint.snapshot);
   const restore = { snapshot: checkpoint.snapshot, inspect: options.inspect };
   const actor = prepared.actor(restore as never);
@@ -77,6 +89,7 @@ export async function resumeLoop<I, C>(
         : `is working (${checkpoint.state}) and takes only loop.abort`;
     throw notWaiting(checkpoint, event, waits);
   }
+  checkClaim(runId, checkpoint.claim);
   const watch = await watchRun(options, expected.machineId);
   const drive = () =>
     driveLoop<C>({
@@ -89,6 +102,7 @@ export async function resumeLoop<I, C>(
       seq: record.seq,
       event,
       signal: options.signal,
+      claim,
     });
   return watch ? watch.watch(actor, true, drive) : drive();
 }
@@ -107,7 +121,7 @@ function expects(checkpoint: Checkpoint): string {
     : 'review.continue, review.modify, review.retry or review.abort';
 }
 
-function notWaiting(checkpoint: Checkpoint, event: LoopEvent, why: string) {
+function notWaiting(checkpoint: Checkpoint, event: unknown, why: string) {
   return new CheckpointError(
     'not_waiting',
     checkpoint.runId,

@@ -14,6 +14,7 @@ import { buildPipelineOutcome, type PipelineOutcome } from './pipelineOutcome.js
 import type { AnyLoopConfig, PipelinePlan } from './pipelinePlan.js';
 import { crossCheckInput } from './pipelineUpdates.js';
 import { type ResolvedPlan, resolvePlan } from './resolvePlan.js';
+import { pausableStage, STAGE_ANSWER_TYPES } from './stagePause.js';
 
 const when = <T extends unknown[]>(condition: boolean, ...items: T): T | [] =>
   condition ? items : [];
@@ -48,10 +49,13 @@ export function pipelineMachineOf(
   const actors: Record<string, UnknownActorLogic> = Object.fromEntries(
     Object.values(resolved.stages).map((stage) => [
       `stage:${stage.id}`,
-      createLoopMachine(wrapLoop({ ...stage.loop, id: stage.loop.id ?? stage.id })),
+      pausableStage(
+        createLoopMachine(wrapLoop({ ...stage.loop, id: stage.loop.id ?? stage.id })),
+        stage.id,
+      ),
     ]),
   );
-  actors.crossCheck = crossCheckActor(resolved.crossCheck);
+  actors.crossCheck = crossCheckActor(resolved.crossCheck, resolved.crossCheckTimeoutMs);
   const layerIds = resolved.layers.map((_, index) => `layer${index + 1}`);
 
   return setup({
@@ -128,22 +132,29 @@ function layerState(plan: ResolvedPlan, layer: number, ids: readonly string[], n
     states: {
       running: {
         entry: { type: 'startStages' as const, params },
-        on: Object.fromEntries(
-          ids.flatMap((stage) => [
-            [
-              `xstate.done.actor.stage:${stage}`,
-              { actions: { type: 'recordOutcome', params: { stage } } },
-            ],
-            [
-              `xstate.error.actor.stage:${stage}`,
-              { actions: { type: 'recordCrash', params: { stage } } },
-            ],
-          ]),
-        ),
+        on: {
+          ...Object.fromEntries(
+            ids.flatMap((stage) => [
+              [
+                `xstate.done.actor.stage:${stage}`,
+                { actions: { type: 'recordOutcome', params: { stage } } },
+              ],
+              [
+                `xstate.error.actor.stage:${stage}`,
+                { actions: { type: 'recordCrash', params: { stage } } },
+              ],
+            ]),
+          ),
+          'pipeline.stage.paused': {
+            guard: { type: 'pausesStageOf' as const, params },
+            actions: 'recordStagePause' as const,
+          },
+        },
         always: { guard: { type: 'layerSettled' as const, params }, target: 'settling' },
       },
       settling: {
         always: [
+          { guard: { type: 'hasPausedStage' as const, params }, target: 'stagePaused' },
           { guard: { type: 'hasFailedStage' as const, params }, target: 'stageFailed' },
           ...when(withCheck, {
             guard: { type: 'needsCrossCheck' as const, params },
@@ -167,6 +178,20 @@ function layerState(plan: ResolvedPlan, layer: number, ids: readonly string[], n
         crossCheckFailed: waiting('crossCheckFailed'),
       }),
       stageFailed: waiting('stageFailed'),
+      stagePaused: {
+        tags: ['waitsForHuman'],
+        entry: { type: 'pause' as const, params: { layer, reason: 'stage_paused' as const } },
+        on: Object.fromEntries(
+          STAGE_ANSWER_TYPES.map((type) => [
+            type,
+            {
+              guard: { type: 'answersPausedStage' as const, params },
+              target: 'running' as const,
+              actions: 'answerStage' as const,
+            },
+          ]),
+        ),
+      },
       ...(withReview && { awaitingReview: waiting('awaitingReview') }),
       done: { type: 'final' as const },
     },

@@ -1,6 +1,7 @@
 import { type ActorOptions, type AnyActorLogic, createActor } from 'xstate';
 import { CheckpointError, isCheckpointError } from '../persistence/CheckpointError.js';
 import type { CheckpointStore } from '../persistence/CheckpointStore.js';
+import { keepClaim } from '../persistence/runClaim.js';
 import { gatedConfig, StepGate } from '../persistence/stepGate.js';
 import { pipelineMachineOf } from './createPipelineMachine.js';
 import type { PipelineContext, PipelineMachineInput, PipelinePause } from './pipelineContext.js';
@@ -34,8 +35,19 @@ export interface Drive {
   onEvent?: ((event: PipelineEmitted) => void) | undefined;
   /** JSON stored with every record (`PipelineRecord.planSource`). */
   planSource?: unknown;
+  /** The record was paused: its pause is entered again on start, and not announced again. */
+  replaysPause?: boolean;
   /** Save a record after every change; `seq` is the stored one this run continues from. */
-  store?: { store: CheckpointStore; runId: string; seq: number; saved?: string } | undefined;
+  store?:
+    | {
+        store: CheckpointStore;
+        runId: string;
+        seq: number;
+        saved?: string;
+        /** This drive's claim on the run, carried by every working record and renewed in time. */
+        claim: { owner: string; ttlMs: number };
+      }
+    | undefined;
 }
 
 /**
@@ -52,7 +64,10 @@ export function drivePipeline(drive: Drive): Promise<PipelineRunResult> {
     input: drive.input,
     ...(drive.inspect ? { inspect: drive.inspect } : {}),
   });
-  if (drive.onEvent) actor.on('*', drive.onEvent);
+  let replaying = drive.replaysPause === true;
+  const { onEvent } = drive;
+  if (onEvent)
+    actor.on('*', (event) => !(replaying && event.type === 'pipeline.paused') && onEvent(event));
   const runId = store?.runId ?? '';
 
   return new Promise<PipelineRunResult>((resolve, reject) => {
@@ -60,9 +75,16 @@ export function drivePipeline(drive: Drive): Promise<PipelineRunResult> {
     let lastSaved = store?.saved;
     let saves: Promise<unknown> = Promise.resolve();
     let settled = false;
+    let savedAt = 0;
+    const stopRenewing = store
+      ? keepClaim(store.claim.ttlMs, () => {
+          if (Date.now() - savedAt >= (store.claim.ttlMs as number) / 3) observe();
+        })
+      : () => {};
     const abort = () => actor.send({ type: 'pipeline.abort', reason: reasonOf(signal) });
     const stop = () => {
       settled = true;
+      stopRenewing();
       signal?.removeEventListener('abort', abort);
       actor.stop();
     };
@@ -83,8 +105,15 @@ export function drivePipeline(drive: Drive): Promise<PipelineRunResult> {
           : 'running';
       const record = toRecord(status, stateOf(snapshot.value), snapshot.context, drive.planSource);
       if (store) {
-        const row = toStoreRecord(plan, runId, seq + 1, record);
+        const claim = { owner: store.claim.owner, expiresAt: Date.now() + store.claim.ttlMs };
+        const row = toStoreRecord(
+          plan,
+          runId,
+          seq + 1,
+          status === 'running' ? { ...record, claim } : record,
+        );
         if (row.data !== lastSaved) {
+          savedAt = Date.now();
           lastSaved = row.data;
           seq += 1;
           saves = saves.then(() =>
@@ -104,6 +133,7 @@ export function drivePipeline(drive: Drive): Promise<PipelineRunResult> {
     };
     actor.subscribe({ error: fail });
     actor.start();
+    replaying = false;
     if (drive.event) {
       if (!actor.getSnapshot().can(drive.event)) {
         fail(notApplicable(runId, drive.event, actor.getSnapshot().context.pause));

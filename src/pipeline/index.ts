@@ -6,10 +6,11 @@ export type {
   PipelineContext,
   PipelineMachineInput,
   PipelinePause,
+  StagePause,
   StageReport,
   StageStatus,
 } from './pipelineContext.js';
-export type { PipelineEmitted, PipelineEvent } from './pipelineEvents.js';
+export type { PipelineEmitted, PipelineEvent, StageAnswer } from './pipelineEvents.js';
 export type { PipelineOutcome } from './pipelineOutcome.js';
 export type {
   CrossCheckContext,

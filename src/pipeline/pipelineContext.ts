@@ -1,3 +1,5 @@
+import type { PendingRequest } from '../machines/loopContext.js';
+import type { LoopEvent } from '../machines/loopEvents.js';
 import type { LoopOutcome } from '../outcome.js';
 import type { LoopStatus } from '../statuses.js';
 import type { Verdict } from '../validation.js';
@@ -10,7 +12,17 @@ export type StageStatus =
   | 'succeeded'
   | 'failed'
   | 'skipped'
-  | 'aborted';
+  | 'aborted'
+  | 'paused';
+
+/** A stage whose loop waits for a person: its loop's snapshot, the question, and the answer once given. */
+export interface StagePause {
+  /** The stage loop's persisted snapshot (JSON), restored when the answer comes. */
+  snapshot: unknown;
+  pending: PendingRequest;
+  /** The answer, set until the stage's loop is restored and takes it. */
+  answer?: LoopEvent;
+}
 
 /** What happened to one stage (JSON): kept in the context, persisted, and reported in the outcome. */
 export interface StageReport {
@@ -37,6 +49,8 @@ export interface StageReport {
   reviewed?: boolean;
   /** The input a `pipeline.modify` set for the next run. */
   modifiedInput?: { value: unknown };
+  /** The stage's loop waits for a person (status `paused`). */
+  paused?: StagePause;
 }
 
 /** The cross-stage check of one layer. */
@@ -64,6 +78,14 @@ export type PipelinePause =
       stages: string[];
       verdict?: Verdict;
       error?: string;
+      message: string;
+    }
+  | {
+      reason: 'stage_paused';
+      layer: number;
+      stages: string[];
+      /** Each paused stage's question or review request. */
+      pending: Record<string, PendingRequest>;
       message: string;
     }
   | {

@@ -86,6 +86,9 @@ export function recordAbort(context: PipelineContext, reason: string | undefined
   for (const [id, stage] of Object.entries(stages)) {
     if (stage.status === 'running') {
       stages[id] = { ...stage, status: 'aborted', note: `aborted while running: ${abortReason}` };
+    } else if (stage.status === 'paused') {
+      const { paused: _, ...rest } = stage;
+      stages[id] = { ...rest, status: 'aborted', note: `aborted while paused: ${abortReason}` };
     }
   }
   return { stages, abortReason, pause: undefined };

@@ -1,3 +1,4 @@
+import type { LoopEvent } from '../machines/loopEvents.js';
 import type { LoopOutcome } from '../outcome.js';
 import type { LoopStatus } from '../statuses.js';
 import type { PipelinePause, StageStatus } from './pipelineContext.js';
@@ -14,12 +15,20 @@ export type PipelineEvent =
   | { type: 'pipeline.continue' }
   | { type: 'pipeline.retry'; stage?: string }
   | { type: 'pipeline.modify'; stage: string; input: unknown }
-  | { type: 'pipeline.abort'; reason?: string };
+  | { type: 'pipeline.abort'; reason?: string }
+  | StageAnswer;
+
+/**
+ * The answer to a stage whose loop paused (a review, a question): the loop's own event plus the
+ * stage, e.g. `{ type: 'review.continue', stage: 'draft' }`.
+ */
+export type StageAnswer = Exclude<LoopEvent, { type: 'loop.abort' }> & { stage: string };
 
 /** Events XState sends the pipeline when a stage's loop actor ends (internal). */
 export type StageActorEvent =
   | { type: `xstate.done.actor.stage:${string}`; output: LoopOutcome }
-  | { type: `xstate.error.actor.stage:${string}`; error: unknown };
+  | { type: `xstate.error.actor.stage:${string}`; error: unknown }
+  | { type: 'pipeline.stage.paused'; stage: string; snapshot: unknown };
 
 /** What a running pipeline emits (`actor.on(type, …)`), in the order it happens. */
 export type PipelineEmitted =

@@ -10,9 +10,15 @@ import {
   skipFailed,
   type WaitingState,
 } from './pipelineDecisions.js';
-import type { PipelineEmitted, PipelineEvent, StageActorEvent } from './pipelineEvents.js';
+import type {
+  PipelineEmitted,
+  PipelineEvent,
+  StageActorEvent,
+  StageAnswer,
+} from './pipelineEvents.js';
 import * as read from './pipelineUpdates.js';
 import type { ResolvedPlan } from './resolvePlan.js';
+import { answerStage, answersPausedStage, pausedIn, recordStagePause } from './stagePause.js';
 
 interface Args {
   context: PipelineContext;
@@ -69,6 +75,14 @@ export function pipelineImplementations(plan: ResolvedPlan) {
         read.awaitingReview(plan, context, layer).length > 0,
       canRerun: ({ context, event }: Args, { layer, waiting }: Layer & { waiting: WaitingState }) =>
         rerunTargets(plan, context, layer, waiting, field<string>(event, 'stage')).length > 0,
+      hasPausedStage: ({ context }: Args, { layer }: Layer) =>
+        pausedIn(plan, context, layer).length > 0,
+      pausesStageOf: ({ context, event }: Args, { layer }: Layer) => {
+        const stage = field<string>(event, 'stage') ?? '';
+        return plan.stages[stage]?.layer === layer && context.stages[stage]?.status === 'running';
+      },
+      answersPausedStage: ({ context, event }: Args, { layer }: Layer) =>
+        answersPausedStage(plan, context, layer, event),
       canModify: ({ event }: Args, { layer }: Layer) =>
         plan.stages[field<string>(event, 'stage') ?? '']?.layer === layer,
     },
@@ -82,13 +96,14 @@ export function pipelineImplementations(plan: ResolvedPlan) {
             enqueue.emit(finished(start.id, stages[start.id]));
             continue;
           }
-          const { id, run, input } = start;
+          const { id, run, input, resume } = start;
           enqueue.spawnChild(`stage:${id}`, {
             id: `stage:${id}`,
             systemId: systemIdOf(id),
-            input: { input },
+            input: resume ? { restore: resume.snapshot } : { input },
           });
-          enqueue.emit({ type: 'pipeline.stage.started', stage: id, layer, run, input });
+          if (resume) enqueue.sendTo(`stage:${id}`, resume.answer);
+          else enqueue.emit({ type: 'pipeline.stage.started', stage: id, layer, run, input });
         }
       }),
       recordOutcome: enqueued(({ context, event, enqueue }, { stage }: { stage: string }) => {
@@ -97,6 +112,14 @@ export function pipelineImplementations(plan: ResolvedPlan) {
         enqueue.assign(update);
         enqueue.emit(finished(stage, update.stages[stage]));
       }),
+      recordStagePause: enqueued(({ context, event, enqueue }) => {
+        const stage = field<string>(event, 'stage') ?? '';
+        enqueue.assign(recordStagePause(context, stage, field(event, 'snapshot')));
+        enqueue.stopChild(`stage:${stage}`);
+      }),
+      answerStage: assigned(({ context, event }: Args) =>
+        answerStage(context, event as unknown as StageAnswer),
+      ),
       recordCrash: enqueued(({ context, event, enqueue }, { stage }: { stage: string }) => {
         const update = read.recordCrash(context, stage, field(event, 'error'));
         enqueue.assign(update);

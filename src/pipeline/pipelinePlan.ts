@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { LoopConfig } from '../config.js';
+import { intRange, type LoopConfig } from '../config.js';
 import type { LoopOutcome } from '../outcome.js';
 import type { ValidationResult } from '../validation.js';
 
@@ -62,6 +62,11 @@ export interface PipelinePlan {
     results: Readonly<Record<string, unknown>>,
     ctx: CrossCheckContext,
   ) => MaybePromise<ValidationResult>;
+  /**
+   * How long the cross-check may take before it counts as failed (its signal is aborted and the
+   * pipeline pauses with `cross_check_failed`); default 15 minutes, like a loop's `deadlineMs`.
+   */
+  crossCheckTimeoutMs?: number;
 }
 
 const NAME = /^[A-Za-z][\w-]{0,63}$/;
@@ -90,4 +95,5 @@ export const pipelinePlanSchema = z.strictObject({
     .array(stageSchema, { error: 'must be an array of stages' })
     .min(1, { error: 'must hold at least one stage' }),
   crossCheck: aFunction.optional(),
+  crossCheckTimeoutMs: intRange(1, 604_800_000).optional(),
 });

@@ -1,5 +1,6 @@
 import { CheckpointError } from '../persistence/CheckpointError.js';
 import type { CheckpointRecord, RunStatus } from '../persistence/CheckpointStore.js';
+import type { RunClaim } from '../persistence/runClaim.js';
 import type { PipelineContext } from './pipelineContext.js';
 import type { ResolvedPlan } from './resolvePlan.js';
 
@@ -21,6 +22,8 @@ export interface PipelineRecord {
   context: PipelineContext;
   /** JSON the plan was built from (e.g. a model's plan, by `loopchart/agent`), kept on every save. */
   planSource?: unknown;
+  /** The writer driving a running pipeline, and until when (SPEC §6, one writer per run). */
+  claim?: RunClaim;
 }
 
 export function toRecord(

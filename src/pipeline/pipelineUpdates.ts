@@ -5,9 +5,11 @@ import {
   failedRun,
   type PipelineContext,
   type PipelinePause,
+  type StagePause,
   type StageReport,
 } from './pipelineContext.js';
 import type { ResolvedPlan, ResolvedStage } from './resolvePlan.js';
+import { stagePauseOf } from './stagePause.js';
 
 // Pure reads and updates of the pipeline context; the machine wires them into guards and assigns.
 
@@ -35,7 +37,7 @@ const withStatus = (context: PipelineContext, ids: readonly string[], ...statuse
 
 /** What starting a stage of a layer comes to: a run with its input, a skip, or a failure. */
 export type StageStart =
-  | { id: string; run: number; input: unknown }
+  | { id: string; run: number; input: unknown; resume?: Required<StagePause> }
   | { id: string; skip: string }
   | { id: string; fail: string };
 
@@ -48,6 +50,14 @@ export function planStarts(
   return withStatus(context, idsIn(plan, layer), 'not_started').map((id) => {
     const stage = plan.stages[id] as ResolvedStage;
     const report = context.stages[id] as StageReport;
+    if (report.paused?.answer) {
+      return {
+        id,
+        run: report.runs,
+        input: report.input,
+        resume: report.paused as Required<StagePause>,
+      };
+    }
     if (report.modifiedInput) {
       return { id, run: report.runs + 1, input: report.modifiedInput.value };
     }
@@ -80,7 +90,7 @@ export function applyStarts(context: PipelineContext, starts: StageStart[]) {
   const stages = { ...context.stages };
   for (const start of starts) {
     const stage = stages[start.id] as StageReport;
-    const { modifiedInput: _, ...rest } = stage;
+    const { modifiedInput: _, paused: __, ...rest } = stage;
     if ('run' in start) {
       stages[start.id] = { ...rest, status: 'running', runs: start.run, input: start.input };
     } else if ('skip' in start) {
@@ -192,6 +202,7 @@ export function pauseFor(
     }
     return { pause: { reason, layer, stages, outcomes, message: lines.join('; ') } };
   }
+  if (reason === 'stage_paused') return { pause: stagePauseOf(plan, context, layer) };
   if (reason === 'cross_check_failed') {
     const check = context.checks[layer];
     const { stages } = crossCheckInput(plan, context, layer);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { resolveConfig } from '../config.js';
+import { DEFAULT_DEADLINE_MS, resolveConfig } from '../config.js';
 import { fingerprint } from '../hashing.js';
 import { isLoopConfigError, LoopConfigError } from '../LoopConfigError.js';
 import { configErrorFrom } from '../zodIssues.js';
@@ -22,6 +22,8 @@ export interface ResolvedPlan {
   stages: Readonly<Record<string, ResolvedStage>>;
   layers: readonly (readonly string[])[];
   crossCheck: PipelinePlan['crossCheck'];
+  /** The cross-check's time limit in ms. */
+  crossCheckTimeoutMs: number;
   /** Fingerprint of the plan's shape (ids, dependencies, checkpoints): a record of another plan is refused. */
   key: string;
 }
@@ -66,6 +68,7 @@ export function resolvePlan(plan: PipelinePlan): ResolvedPlan {
     stages: Object.fromEntries(resolved.map((stage) => [stage.id, stage])),
     layers,
     crossCheck: plan.crossCheck,
+    crossCheckTimeoutMs: plan.crossCheckTimeoutMs ?? DEFAULT_DEADLINE_MS,
     key: fingerprint(
       resolved
         .map(({ id, dependsOn, checkpoint }) => ({

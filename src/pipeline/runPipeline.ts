@@ -2,7 +2,15 @@ import type { ActorOptions, AnyActorLogic } from 'xstate';
 import { CheckpointError } from '../persistence/CheckpointError.js';
 import type { CheckpointStore } from '../persistence/CheckpointStore.js';
 import { checkRunOptions } from '../persistence/prepareLoop.js';
-import { drivePipeline, notApplicable, type PipelineRunResult, resultOf } from './drivePipeline.js';
+import { checkClaim } from '../persistence/runClaim.js';
+import { checkPipelineAnswer } from './checkPipelineAnswer.js';
+import {
+  type Drive,
+  drivePipeline,
+  notApplicable,
+  type PipelineRunResult,
+  resultOf,
+} from './drivePipeline.js';
 import type { PipelineEmitted, PipelineEvent } from './pipelineEvents.js';
 import type { PipelinePlan } from './pipelinePlan.js';
 import { type PipelineRecord, readRecord, readStoreRecord } from './pipelineRecord.js';
@@ -22,6 +30,8 @@ export interface PipelineRunOptions {
   runId?: string;
   /** JSON to keep in the run's record (`PipelineRecord.planSource`), e.g. the plan a model wrote; resume keeps it. */
   planSource?: unknown;
+  /** How long this process's claim on the run holds without renewal (default 30 s), as for loops. */
+  claimTtlMs?: number;
 }
 
 /**
@@ -60,26 +70,30 @@ export async function resumePipeline(
   options: ResumePipelineOptions,
 ): Promise<PipelineRunResult> {
   const resolved = resolvePlan(plan);
-  const { event } = options;
   let record: PipelineRecord;
-  let persisted: { store: CheckpointStore; runId: string; seq: number; saved: string } | undefined;
+  let persisted: Drive['store'];
   if (options.record && !options.store) {
     record = readRecord(resolved, options.record);
   } else {
-    const { store, runId } = checkRunOptions(options, true);
+    const { store, runId, claim } = checkRunOptions(options, true);
     const stored = await store.load(runId);
     if (!stored) {
       throw new CheckpointError('not_found', runId, `loopchart: no record for run '${runId}'`);
     }
     record = readStoreRecord(resolved, stored);
-    persisted = { store, runId, seq: stored.seq, saved: stored.data };
+    persisted = { store, runId, seq: stored.seq, saved: stored.data, claim };
   }
   const runId = persisted?.runId;
   if (record.status === 'completed' || record.status === 'aborted') {
-    if (event) throw notApplicable(runId ?? '', event, undefined);
+    if (options.event) throw notApplicable(runId ?? '', options.event, undefined);
     return resultOf(record, runId);
   }
-  if (record.status === 'paused' && !event) return resultOf(record, runId);
+  if (record.status === 'paused' && options.event === undefined) return resultOf(record, runId);
+  const event =
+    options.event === undefined
+      ? undefined
+      : await checkPipelineAnswer(resolved, runId ?? '', options.event, record.context);
+  if (record.status === 'running' && persisted) checkClaim(persisted.runId, record.claim);
   return drivePipeline({
     ...options,
     plan: resolved,
@@ -87,5 +101,6 @@ export async function resumePipeline(
     event,
     planSource: options.planSource ?? record.planSource,
     store: persisted,
+    replaysPause: record.status === 'paused',
   });
 }

@@ -1,4 +1,5 @@
 import { type AnyMachineSnapshot, __unsafe_getAllOwnEventDescriptors as ownEvents } from 'xstate';
+import { DeadlineExceeded, deadlineRecord } from '../deadline/deadline.js';
 import {
   type FailureEffect,
   type LoopStepFailure,
@@ -44,7 +45,7 @@ const labelled = <E extends ScriptedEvent>(label: string, event: E): E => {
 };
 const done = (step: string, output: unknown, label: string) =>
   labelled(label, { type: `xstate.done.actor.${step}`, output });
-const error = (step: StepName, failure: LoopStepFailure, label: string) =>
+const error = (step: StepName, failure: unknown, label: string) =>
   labelled(`${step}: ${label}`, { type: `xstate.error.actor.${step}`, error: failure });
 
 export const SAME_DRAFT = 'the same draft again';
@@ -152,7 +153,8 @@ export function stepEvents(
     add(done('fallback', 'a template answer', 'fallback'));
     add(...failures('fallback', view, true, true));
   } else if (value === 'waitingToRetry') {
-    add(done('retryDelay', undefined, 'retry wait'));
+    add(done('retryDelay', { deadline: false }, 'retry wait'));
+    if (endings) add(done('retryDelay', { deadline: true }, 'retry wait: deadlineMs ran out'));
   } else if (value === 'awaitingClarification') {
     add(labelled('answer', { type: 'clarification.answer', answer: '2025' }));
   } else if (value === 'awaitingReview') {
@@ -233,6 +235,12 @@ const thrown = {
   unknownEffect: transientFailure('socket hang up', { effect: 'unknown' }),
   noEffect: transientFailure('429: rate limited', { effect: 'none' }),
 };
+const cutOff = Object.fromEntries(
+  (['attempt', 'validate', 'refine', 'fallback'] as const).map((step) => [
+    step,
+    deadlineRecord(new DeadlineExceeded(step)),
+  ]),
+) as Record<StepName, unknown>;
 const slow = new Map<number, LoopStepFailure>();
 const tooLong = (retryAfterMs: number) => {
   let failure = slow.get(retryAfterMs);
@@ -257,7 +265,8 @@ function failures(
   const idempotent = settings.idempotent[step];
   const retries = (effect: FailureEffect) =>
     !transientRetried && step !== 'fallback' && (effect === 'none' || idempotent);
-  const all: Array<[LoopStepFailure, string, boolean]> = [
+  const all: Array<[unknown, string, boolean]> = [
+    [cutOff[step], 'deadlineMs ran out', false],
     [thrown.policy, 'policy', false],
     [thrown.permanent, 'permanent', false],
     [thrown.uncertain, 'uncertain', retries('unknown')],

@@ -42,7 +42,14 @@ export function transitionRecorder(machine: AnyStateMachine) {
 
 export const STEP_ACTORS = ['attempt', 'validate', 'refine', 'fallback', 'retryDelay'] as const;
 
-const VOLATILE = new Set(['stepStartedAt', 'retryAt', 'startedAt', 'durationMs']);
+const VOLATILE = new Set([
+  'stepStartedAt',
+  'retryAt',
+  'startedAt',
+  'durationMs',
+  'deadlineAt',
+  'deadlineLeftMs',
+]);
 
 /**
  * A snapshot as JSON without its timestamps: two runs along one path must agree on it. The trace

@@ -111,8 +111,14 @@ export function createWorker(options: WorkerOptions): Worker {
       const signal = controller.signal;
       result =
         run.seq === 0
-          ? await runLoop(config, run.input, { store: fenced, runId, signal })
-          : await resumeLoop(config, { store: fenced, runId, signal, event: run.event });
+          ? await runLoop(config, run.input, { store: fenced, runId, signal, claimTtlMs: leaseMs })
+          : await resumeLoop(config, {
+              store: fenced,
+              runId,
+              signal,
+              event: run.event,
+              claimTtlMs: leaseMs,
+            });
     } catch (error) {
       await store.release(lease, releaseAfter(error, pollMs)).catch(report);
       report(error, run);

@@ -89,6 +89,8 @@ const inspect = (event) => {
   if (trace) journal({ type: 'trace', trace });
 };
 
+// the test waits this long after the kill, so the dead writer's claim has expired
+const CLAIM_TTL_MS = 300;
 const config = scenarios[SCENARIO];
 const runId = SCENARIO;
 // a run that hangs on purpose keeps nothing else pending: stay up until the test kills us
@@ -96,7 +98,7 @@ if (MODE === 'run') setInterval(() => {}, 60_000);
 journal({ type: 'start' });
 const result =
   MODE === 'run'
-    ? await runLoop(config, 'task', { store, runId, inspect })
+    ? await runLoop(config, 'task', { store, runId, inspect, claimTtlMs: CLAIM_TTL_MS })
     : await resumeLoop(config, {
         store,
         runId,

@@ -352,11 +352,15 @@ function reformat(data: string, format: number): string {
   return JSON.stringify({ ...JSON.parse(data), format });
 }
 
-/** Copies a run's current checkpoint to a new run id, as a crashed process would have left it. */
+/**
+ * Copies a run's current checkpoint to a new run id, as a crashed process would have left it
+ * once its claim on the run expired.
+ */
 async function copyRun(store: CheckpointStore, runId: string): Promise<string> {
   const record = (await store.load(runId)) as CheckpointRecord;
   const copy = newRunId();
-  const data = JSON.stringify({ ...JSON.parse(record.data), runId: copy });
+  const { claim: _, ...checkpoint } = JSON.parse(record.data);
+  const data = JSON.stringify({ ...checkpoint, runId: copy });
   await store.save({ ...record, runId: copy, seq: 1, data });
   return copy;
 }

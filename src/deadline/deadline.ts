@@ -1,0 +1,80 @@
+import { type FailureRecord, markFailureRecord, type StepName } from '../failures.js';
+
+// The wall-clock budget of a live run (SPEC §3). While the run works, the context holds the
+// absolute time it ends (`deadlineAt`), so a checkpoint restored after a crash keeps counting the
+// downtime; while it waits for a person, it holds the time left instead (`deadlineLeftMs`), which
+// the answer turns back into an absolute time. Steps and retry waits read it; nothing else does.
+
+const BRAND = Symbol.for('loopchart.DeadlineExceeded');
+
+/** What the loop context keeps of its deadline (both `null` for `deadlineMs: null`). */
+export interface DeadlineLedger {
+  /** When the live run must have ended, in ms since the epoch; `null` while paused or unbounded. */
+  deadlineAt: number | null;
+  /** The live time left, kept while the run waits for a person. */
+  deadlineLeftMs: number | null;
+  /** Set when the deadline ended the run: the step in flight then, if any. */
+  deadlineHit?: { inFlight: StepName | null };
+}
+
+/** The deadline fields of a new run's context. */
+export function startDeadline(deadlineMs: number | null, now = Date.now()): DeadlineLedger {
+  return { deadlineAt: deadlineMs === null ? null : now + deadlineMs, deadlineLeftMs: null };
+}
+
+/** Entering a pause for a person: the clock stops, the time left is kept. */
+export function freezeDeadline<L extends DeadlineLedger>(ledger: L, now = Date.now()): L {
+  if (ledger.deadlineAt === null) return ledger;
+  return { ...ledger, deadlineAt: null, deadlineLeftMs: Math.max(0, ledger.deadlineAt - now) };
+}
+
+/** Leaving a pause: the clock runs again with the time that was left. */
+export function thawDeadline<L extends DeadlineLedger>(ledger: L, now = Date.now()): L {
+  if (ledger.deadlineLeftMs === null) return ledger;
+  return { ...ledger, deadlineAt: now + ledger.deadlineLeftMs, deadlineLeftMs: null };
+}
+
+/** The run stopped at its deadline: the step in flight then (its failure says so), if any. */
+export function hitDeadline<L extends DeadlineLedger>(
+  ledger: L,
+  failure: { step: StepName; deadline?: true } | undefined,
+): L {
+  return { ...ledger, deadlineHit: { inFlight: failure?.deadline ? failure.step : null } };
+}
+
+/** Milliseconds left before `deadlineAt` (never negative); `null` when there is no deadline. */
+export function timeLeft(deadlineAt: number | null | undefined, now = Date.now()): number | null {
+  return deadlineAt === null || deadlineAt === undefined ? null : Math.max(0, deadlineAt - now);
+}
+
+/** Thrown into a step when the run's deadline passes while it is in flight. */
+export class DeadlineExceeded extends Error {
+  override readonly name = 'LoopDeadline';
+  readonly step: StepName;
+  readonly [BRAND] = true;
+
+  constructor(step: StepName) {
+    super(`${step} was still in flight when the run's deadlineMs ran out; its signal was aborted`);
+    this.step = step;
+  }
+}
+
+/** True for the error a deadline aborts a step with (even from another copy of loopchart). */
+export function isDeadlineExceeded(error: unknown): error is DeadlineExceeded {
+  return typeof error === 'object' && error !== null && BRAND in error;
+}
+
+/**
+ * The failure record of a step the deadline cut off, marked as classified: a deadline is
+ * loopchart's own stop, so no `classifyFailure` may turn it into something to retry.
+ */
+export function deadlineRecord(error: DeadlineExceeded): FailureRecord {
+  return markFailureRecord({
+    step: error.step,
+    kind: 'uncertain',
+    effect: 'unknown',
+    message: error.message,
+    name: error.name,
+    deadline: true,
+  });
+}

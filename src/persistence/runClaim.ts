@@ -1,0 +1,43 @@
+import { CheckpointError } from './CheckpointError.js';
+
+/**
+ * One writer per run (SPEC §6). Every checkpoint a working run saves names its writer and how
+ * long that claim holds (`claim` in the checkpoint); the writer renews it by saving again before
+ * it expires, and drops it when the run pauses or ends. A resumer refuses a working run whose
+ * claim is another writer's and has not expired; the store's compare-and-set on `seq` settles two
+ * resumers that arrive at the same instant. So the claim works on every store, yours included.
+ */
+export interface RunClaim {
+  /** Who drives the run: a random id per drive, with the process id where there is one. */
+  owner: string;
+  /** When the claim lapses unless renewed, in ms since the epoch (the writer's clock). */
+  expiresAt: number;
+}
+
+/** How long a claim holds without renewal unless `claimTtlMs` says otherwise. */
+export const DEFAULT_CLAIM_TTL_MS = 30_000;
+
+/** A fresh owner id for one drive of a run. */
+export function newClaimOwner(): string {
+  const pid = (globalThis as { process?: { pid?: number } }).process?.pid;
+  return `${pid === undefined ? 'js' : `pid ${pid}`}/${globalThis.crypto.randomUUID()}`;
+}
+
+/**
+ * Throws `CheckpointError` `conflict` when a live writer still holds the run; a claim whose
+ * writer stopped renewing it (it died) is taken over once it has expired.
+ */
+export function checkClaim(runId: string, claim: RunClaim | undefined, now = Date.now()): void {
+  if (!claim || claim.expiresAt <= now) return;
+  throw new CheckpointError(
+    'conflict',
+    runId,
+    `loopchart: run '${runId}' is being driven by another writer (${claim.owner}); its claim holds for ${claim.expiresAt - now} ms more unless renewed, so nothing was run. If that writer died, resume after ${new Date(claim.expiresAt).toISOString()}`,
+  );
+}
+
+/** Saves `renew` every third of the claim's time to live until the returned stop is called. */
+export function keepClaim(ttlMs: number, renew: () => void): () => void {
+  const timer = setInterval(renew, Math.max(1, Math.floor(ttlMs / 3)));
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,136 @@
+/**
+ * Issue 24's findings, one test each (they failed on main at 9265129): where features met, a run
+ * never settled, a second resumer ran a step again, a hung step hung the loop, a reviewer's typo
+ * ended a run for good, and a resumed pause was announced again.
+ */
+import {
+  isCheckpointError,
+  type LoopConfig,
+  MemoryCheckpointStore,
+  resolveConfig,
+  resumeLoop,
+  runLoop,
+} from 'loopchart';
+import {
+  type PipelineEmitted,
+  type PipelinePlan,
+  resumePipeline,
+  runPipeline,
+} from 'loopchart/pipeline';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+const valid = () => ({ valid: true as const });
+const within = <T>(run: Promise<T>, ms: number) =>
+  Promise.race([
+    run,
+    new Promise<string>((r) => setTimeout(() => r(`unsettled after ${ms} ms`), ms)),
+  ]);
+
+describe('issue 24', () => {
+  it('a pipeline whose stage loop has a review settles: it pauses, naming the stage', async () => {
+    const plan: PipelinePlan = {
+      stages: [
+        { id: 'x', loop: { review: { beforeProceed: true }, attempt: () => 'd', validate: valid } },
+      ],
+    };
+    const run = await within(runPipeline(plan, null, { store: new MemoryCheckpointStore() }), 3000);
+    expect(run).toMatchObject({
+      status: 'paused',
+      pause: { reason: 'stage_paused', stages: ['x'] },
+    });
+  });
+
+  it('a second resumer that arrives while the first is in the step fails with conflict and runs nothing', async () => {
+    const store = new MemoryCheckpointStore();
+    let calls = 0;
+    let release = () => {};
+    const config: LoopConfig<string, string> = {
+      idempotent: { attempt: true },
+      attempt: () => {
+        calls += 1;
+        return new Promise<string>((resolve) => (release = () => resolve('draft')));
+      },
+      validate: valid,
+    };
+    const first = runLoop(config, 'task', { store, runId: 'r' });
+    await new Promise((r) => setTimeout(r, 20)); // the first is in its step
+    const second = await resumeLoop(config, { store, runId: 'r' }).catch((e: unknown) => e);
+    expect(isCheckpointError(second) && second.code).toBe('conflict');
+    expect(calls).toBe(1);
+    release();
+    expect(await first).toMatchObject({ status: 'proceed' });
+    expect(calls).toBe(1);
+  });
+
+  it('a judge that never answers ends the loop at its deadline; the default deadline is finite', async () => {
+    expect(resolveConfig({ attempt: () => 'x', validate: valid }).deadlineMs).toBe(900_000);
+    const started = Date.now();
+    const outcome = await within(
+      runLoop(
+        { deadlineMs: 300, attempt: () => 'draft', validate: () => new Promise<never>(() => {}) },
+        'q',
+      ),
+      3000,
+    );
+    expect(outcome).toMatchObject({
+      status: 'ceiling_stop',
+      error: { cap: 'deadlineMs', inFlight: 'validate' },
+    });
+    expect(Date.now() - started).toBeLessThan(1300);
+  });
+
+  it("a reviewer's typo is refused and the run stays answerable, instead of ending it for good", async () => {
+    const store = new MemoryCheckpointStore();
+    const config: LoopConfig<string, { title: string }> = {
+      review: { beforeProceed: true },
+      attempt: () => ({ title: 'Q3' }),
+      validate: (draft) => (draft.title.length > 0 ? { valid: true } : { valid: false }),
+      answers: { candidate: z.object({ title: z.string() }) },
+    };
+    await runLoop(config, 'q', { store, runId: 'r' });
+    for (const typo of [{ type: 'review.modify', candidate: 42 }, { type: 'review.modify' }]) {
+      const refused = await resumeLoop(config, { store, runId: 'r', event: typo as never }).catch(
+        (e: unknown) => e,
+      );
+      expect(isCheckpointError(refused) && refused.code).toBe('invalid_answer');
+    }
+    const done = await resumeLoop(config, {
+      store,
+      runId: 'r',
+      event: { type: 'review.continue' },
+    });
+    expect(done.status).toBe('proceed');
+  });
+
+  it('pipeline.paused is not announced again when a paused pipeline is resumed, refused or not', async () => {
+    const loop = { attempt: () => 'd', validate: valid };
+    const plan: PipelinePlan = {
+      stages: [
+        { id: 'a', loop, checkpoint: true },
+        { id: 'b', dependsOn: ['a'], loop },
+      ],
+    };
+    const store = new MemoryCheckpointStore();
+    const paused = await runPipeline(plan, null, { store, runId: 'p' });
+    expect(paused).toMatchObject({ status: 'paused', pause: { reason: 'checkpoint' } });
+    const emitted: string[] = [];
+    const onEvent = (event: PipelineEmitted) => emitted.push(event.type);
+    const refused = await resumePipeline(plan, {
+      store,
+      runId: 'p',
+      onEvent,
+      event: { type: 'pipeline.modify', stage: 'b', input: 1 },
+    }).catch((e: unknown) => e);
+    expect(isCheckpointError(refused) && refused.code).toBe('not_waiting');
+    expect(emitted).toEqual([]);
+    const done = await resumePipeline(plan, {
+      store,
+      runId: 'p',
+      onEvent,
+      event: { type: 'pipeline.continue' },
+    });
+    expect(done.status).toBe('completed');
+    expect(emitted).not.toContain('pipeline.paused');
+  });
+});
