@@ -7,7 +7,7 @@ import { type CheckpointRecord, isCheckpointError, type Lease, runLoop } from 'l
 import { PostgresCheckpointStore, type PostgresStoreOptions } from 'loopchart/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deferred, valid } from './support/scriptedSteps.js';
-import { dropSchema, PG_URL, postgresReachable, schemaName } from './workers/postgresServer.js';
+import { dropSchema, PG_URL, postgresReachable, schemaName } from './support/postgresServer.js';
 
 const reachable = await postgresReachable();
 const schema = schemaName('store');
