@@ -1,9 +1,10 @@
 /** A database of its own for one DBOS test file on the local Postgres server, dropped after. */
 import { randomBytes } from 'node:crypto';
+import { DBOS } from '@dbos-inc/dbos-sdk';
 import pg from 'pg';
 import { PG_URL } from '../support/postgresServer.js';
 
-/** Creates an empty database and returns its name and URL. */
+/** Creates a database with the DBOS system tables (migrated once, so processes never race to). */
 export async function createDatabase(label: string): Promise<{ name: string; url: string }> {
   const name = `loopchart_dbos_${label}_${process.pid}_${randomBytes(3).toString('hex')}`;
   const client = new pg.Client({ connectionString: PG_URL });
@@ -15,6 +16,7 @@ export async function createDatabase(label: string): Promise<{ name: string; url
   }
   const url = new URL(PG_URL);
   url.pathname = `/${name}`;
+  await DBOS.migrate(url.toString());
   return { name, url: url.toString() };
 }
 

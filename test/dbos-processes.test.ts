@@ -1,0 +1,126 @@
+/**
+ * Three DBOS processes (test/dbos/dbosChild.mjs) share 200 loop runs through the DBOS queue
+ * `loops` on a database of their own on the real Postgres server; one is SIGKILLed mid-run and
+ * another recovers its runs with `recoverExecutor`. Every run must end exactly once with a SPEC §3
+ * status, no non-idempotent attempt's effect may be recorded twice, and the non-idempotent
+ * attempts in flight at the kill must end their runs `unknown_outcome`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DBOSClient } from '@dbos-inc/dbos-sdk';
+import { LOOP_STATUSES, type LoopOutcome } from 'loopchart';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase, dropDatabase } from './dbos/dbosDatabase.js';
+import { type DbosProcess, readJournals, startDbosProcess } from './dbos/dbosHarness.js';
+import { compileLibrary, removeLibrary } from './support/compileLibrary.js';
+import { postgresReachable } from './support/postgresServer.js';
+
+const reachable = await postgresReachable();
+const RUNS = 200;
+const EXECUTORS = ['w1', 'w2', 'w3'];
+let lib = '';
+let built = '';
+let base = '';
+let db: { name: string; url: string };
+let client: DBOSClient;
+const processes: DbosProcess[] = [];
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+beforeAll(async () => {
+  if (!reachable) return;
+  ({ base: built, lib } = compileLibrary('dbos-procs', ['index.ts', 'dbos/index.ts']));
+  base = mkdtempSync(join(tmpdir(), 'loopchart-dbos-'));
+  db = await createDatabase('procs');
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(processes.map((p) => p.stop()));
+  await client?.destroy();
+  if (db) await dropDatabase(db.name);
+  if (built) removeLibrary(built);
+  if (base) rmSync(base, { recursive: true, force: true });
+}, 60_000);
+
+describe.runIf(reachable)('200 loop runs on three DBOS processes, one SIGKILLed', () => {
+  it('ends every run once, records no effect twice, and ends in-flight side effects unknown_outcome', async () => {
+    const start = (executor: string) =>
+      startDbosProcess({ lib, systemDb: db.url, base, executor }, { STEP_MS: '25', CONCURRENCY: '6' });
+    processes.push(...(await Promise.all(EXECUTORS.map(start))));
+    const [victim, rescuer] = processes as [DbosProcess, DbosProcess, DbosProcess];
+    client = await DBOSClient.create({ systemDatabaseUrl: db.url });
+    const runs = Array.from({ length: RUNS }, (_, n) => ({
+      loop: n % 4 === 3 ? 'pure' : 'side',
+      runId: `run-${n}`,
+      input: { name: `n${n}`, refines: n % 3 },
+    }));
+    for (const run of runs) {
+      await client.enqueue({ queueName: 'loops', workflowName: run.loop, workflowID: run.runId }, run.input);
+    }
+
+    // kill w1 while it has attempts in flight
+    for (let i = 0; i < 400; i++) {
+      const mine = readJournals(base, ['w1']);
+      const open = mine.filter((e) => e.type === 'effect').length - mine.filter((e) => e.type === 'done').length;
+      if (mine.length > 20 && open >= 2) break;
+      await sleep(10);
+    }
+    await victim.kill();
+    const atKill = readJournals(base, ['w1']);
+    const recovered = await rescuer.command<{ ids: string[] }>('recover', { executor: 'w1' });
+    expect(recovered.ids.length).toBeGreaterThan(0);
+
+    const outcomes = new Map<string, LoopOutcome>();
+    for (const run of runs) {
+      outcomes.set(run.runId, (await client.retrieveWorkflow<LoopOutcome>(run.runId).getResult()) as LoopOutcome);
+    }
+    const statuses = await client.listWorkflows({ workflowIDs: runs.map((r) => r.runId) });
+    expect(statuses.every((s) => s.status === 'SUCCESS')).toBe(true);
+    expect(statuses).toHaveLength(RUNS);
+
+    const journal = readJournals(base, EXECUTORS);
+    const effects = new Map<string, number>();
+    for (const e of journal.filter((j) => j.type === 'effect')) {
+      const key = `${e.runId}#${e.attempt}`;
+      effects.set(key, (effects.get(key) ?? 0) + 1);
+    }
+    // attempts w1 started and never finished: in flight at the kill
+    const doneAtKill = new Set(atKill.filter((e) => e.type === 'done').map((e) => `${e.runId}#${e.attempt}`));
+    const inFlight = atKill.filter((e) => e.type === 'effect' && !doneAtKill.has(`${e.runId}#${e.attempt}`));
+    expect(inFlight.length).toBeGreaterThan(0);
+
+    let unknown = 0;
+    for (const run of runs) {
+      const outcome = outcomes.get(run.runId) as LoopOutcome;
+      expect(LOOP_STATUSES).toContain(outcome.status);
+      const mine = [...effects].filter(([key]) => key.startsWith(`${run.runId}#`));
+      const hung = inFlight.find((e) => e.runId === run.runId);
+      if (run.loop === 'side') {
+        // a side effect is never recorded twice, and the loop counts each attempt it made
+        for (const [, count] of mine) expect(count).toBe(1);
+        expect(mine.length).toBe(outcome.attempts);
+      }
+      if (hung && run.loop === 'side') {
+        expect(outcome.status).toBe('unknown_outcome');
+        if (outcome.status === 'unknown_outcome') {
+          expect(outcome.error.cause?.step).toBe('attempt');
+          expect(outcome.error.message).toMatch(/in flight/);
+        }
+      }
+      if (outcome.status === 'unknown_outcome') {
+        unknown++;
+        expect(run.loop).toBe('side');
+      } else {
+        // everything else ends as its validator says: after `refines` refine cycles
+        expect(outcome.status).toBe('proceed');
+        expect(outcome.iterations).toBe(run.input.refines);
+      }
+      if (hung && run.loop === 'pure') {
+        // an idempotent attempt in flight ran again, once
+        expect(effects.get(`${run.runId}#${hung.attempt}`)).toBe(2);
+      }
+    }
+    expect(unknown).toBeGreaterThan(0);
+    expect(unknown).toBeLessThanOrEqual(inFlight.length + 6);
+  }, 240_000);
+});
