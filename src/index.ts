@@ -119,17 +119,3 @@ export { clarificationRequest, emptyResult, withCost } from './stepResults.js';
 export type { TraceEntry } from './trace.js';
 export type { ValidationError, ValidationResult, Verdict } from './validation.js';
 export { parseVerdict } from './validation.js';
-export type { Worker } from './worker/createWorker.js';
-export { createWorker } from './worker/createWorker.js';
-export type {
-  ClaimedRun,
-  Lease,
-  NewRun,
-  QueueEntry,
-  QueueState,
-  Release,
-  Renewal,
-  RunQueue,
-} from './worker/RunQueue.js';
-export { QUEUE_STATES } from './worker/RunQueue.js';
-export type { WorkerOptions } from './worker/workerOptions.js';

@@ -45,7 +45,10 @@ afterAll(async () => {
 describe.runIf(reachable)('200 loop runs on three DBOS processes, one SIGKILLed', () => {
   it('ends every run once, records no effect twice, and ends in-flight side effects unknown_outcome', async () => {
     const start = (executor: string) =>
-      startDbosProcess({ lib, systemDb: db.url, base, executor }, { STEP_MS: '25', CONCURRENCY: '6' });
+      startDbosProcess(
+        { lib, systemDb: db.url, base, executor },
+        { STEP_MS: '25', CONCURRENCY: '6' },
+      );
     processes.push(...(await Promise.all(EXECUTORS.map(start))));
     const [victim, rescuer] = processes as [DbosProcess, DbosProcess, DbosProcess];
     client = await DBOSClient.create({ systemDatabaseUrl: db.url });
@@ -55,13 +58,18 @@ describe.runIf(reachable)('200 loop runs on three DBOS processes, one SIGKILLed'
       input: { name: `n${n}`, refines: n % 3 },
     }));
     for (const run of runs) {
-      await client.enqueue({ queueName: 'loops', workflowName: run.loop, workflowID: run.runId }, run.input);
+      await client.enqueue(
+        { queueName: 'loops', workflowName: run.loop, workflowID: run.runId },
+        run.input,
+      );
     }
 
     // kill w1 while it has attempts in flight
     for (let i = 0; i < 400; i++) {
       const mine = readJournals(base, ['w1']);
-      const open = mine.filter((e) => e.type === 'effect').length - mine.filter((e) => e.type === 'done').length;
+      const open =
+        mine.filter((e) => e.type === 'effect').length -
+        mine.filter((e) => e.type === 'done').length;
       if (mine.length > 20 && open >= 2) break;
       await sleep(10);
     }
@@ -72,7 +80,10 @@ describe.runIf(reachable)('200 loop runs on three DBOS processes, one SIGKILLed'
 
     const outcomes = new Map<string, LoopOutcome>();
     for (const run of runs) {
-      outcomes.set(run.runId, (await client.retrieveWorkflow<LoopOutcome>(run.runId).getResult()) as LoopOutcome);
+      outcomes.set(
+        run.runId,
+        (await client.retrieveWorkflow<LoopOutcome>(run.runId).getResult()) as LoopOutcome,
+      );
     }
     const statuses = await client.listWorkflows({ workflowIDs: runs.map((r) => r.runId) });
     expect(statuses.every((s) => s.status === 'SUCCESS')).toBe(true);
@@ -85,8 +96,12 @@ describe.runIf(reachable)('200 loop runs on three DBOS processes, one SIGKILLed'
       effects.set(key, (effects.get(key) ?? 0) + 1);
     }
     // attempts w1 started and never finished: in flight at the kill
-    const doneAtKill = new Set(atKill.filter((e) => e.type === 'done').map((e) => `${e.runId}#${e.attempt}`));
-    const inFlight = atKill.filter((e) => e.type === 'effect' && !doneAtKill.has(`${e.runId}#${e.attempt}`));
+    const doneAtKill = new Set(
+      atKill.filter((e) => e.type === 'done').map((e) => `${e.runId}#${e.attempt}`),
+    );
+    const inFlight = atKill.filter(
+      (e) => e.type === 'effect' && !doneAtKill.has(`${e.runId}#${e.attempt}`),
+    );
     expect(inFlight.length).toBeGreaterThan(0);
 
     let unknown = 0;

@@ -2,6 +2,7 @@ export type { DbosRunErrorCode } from './DbosRunError.js';
 export { DBOS_RUN_ERROR_CODES, DbosRunError, isDbosRunError } from './DbosRunError.js';
 export type { AnswerMessage, PublishedPause } from './driveInWorkflow.js';
 export { ANSWER_TOPIC, PENDING_EVENT } from './driveInWorkflow.js';
+export { recoverExecutor } from './recoverExecutor.js';
 export type {
   DbosLoop,
   DbosLoopAnswer,
@@ -9,4 +10,3 @@ export type {
   DbosStartOptions,
 } from './registerLoop.js';
 export { registerLoop } from './registerLoop.js';
-export { recoverExecutor } from './recoverExecutor.js';

@@ -80,7 +80,10 @@ function inFlightAtCrash(step: StepName): FailureRecord {
   return classifyFailure(uncertainSideEffect(message), step);
 }
 
-/** Runs the step with the loop's signal, aborted too (and rejected) when `timeoutMs` passes. */
+/**
+ * Runs the step with a signal that aborts when the loop stops, when DBOS cancels the workflow
+ * (`DBOS.stepStatus.cancelSignal`) or when `timeoutMs` passes (the step then rejects at once).
+ */
 async function runWithin(
   fn: AnyStep,
   args: unknown[],
@@ -88,12 +91,17 @@ async function runWithin(
   timeoutMs: number | null,
 ): Promise<unknown> {
   const ctx = args.at(-1) as { signal: AbortSignal };
-  if (timeoutMs === null) return fn(...args);
   const controller = new AbortController();
-  const forward = () => controller.abort(ctx.signal.reason);
-  ctx.signal.addEventListener('abort', forward, { once: true });
+  const parents = [ctx.signal, DBOS.stepStatus?.cancelSignal].filter((s) => s !== undefined);
+  const forwards = parents.map((parent) => {
+    const forward = () => controller.abort(parent.reason);
+    if (parent.aborted) forward();
+    else parent.addEventListener('abort', forward, { once: true });
+    return () => parent.removeEventListener('abort', forward);
+  });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<never>((_, reject) => {
+    if (timeoutMs === null) return;
     timer = setTimeout(() => {
       const failure = stepTimeout(step, timeoutMs);
       controller.abort(failure);
@@ -107,7 +115,7 @@ async function runWithin(
     return await Promise.race([work, timedOut]);
   } finally {
     clearTimeout(timer);
-    ctx.signal.removeEventListener('abort', forward);
+    for (const undo of forwards) undo();
   }
 }
 

@@ -12,7 +12,9 @@ import { LoopConfigError } from '../LoopConfigError.js';
  */
 export async function recoverExecutor(executorId: string): Promise<string[]> {
   if (typeof executorId !== 'string' || executorId.length === 0) {
-    throw new LoopConfigError('loopchart: recoverExecutor\n  - executorId: must be a non-empty string');
+    throw new LoopConfigError(
+      'loopchart: recoverExecutor\n  - executorId: must be a non-empty string',
+    );
   }
   if (executorId === DBOS.executorID) {
     throw new LoopConfigError(

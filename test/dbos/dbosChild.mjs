@@ -17,10 +17,20 @@ const { registerLoop, registerPipeline, recoverExecutor } = await import(`${LIB}
 const sleep = (ms, signal) =>
   new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 const journal = (entry) =>
-  appendFileSync(JOURNAL, `${JSON.stringify({ ...entry, executor: EXECUTOR_ID, at: Date.now() })}\n`);
+  appendFileSync(
+    JOURNAL,
+    `${JSON.stringify({ ...entry, executor: EXECUTOR_ID, at: Date.now() })}\n`,
+  );
 
 const attempt = (loop) => async (ctx) => {
   const runId = DBOS.workflowID;
@@ -32,7 +42,10 @@ const attempt = (loop) => async (ctx) => {
 const validate = (_candidate, ctx) =>
   ctx.attempt > ctx.input.refines
     ? { valid: true }
-    : { valid: false, error: { severity: 'correctable', message: `needs ${ctx.input.refines} refines` } };
+    : {
+        valid: false,
+        error: { severity: 'correctable', message: `needs ${ctx.input.refines} refines` },
+      };
 
 const loops = {
   side: registerLoop({ attempt: attempt('side'), validate, maxRetries: 3 }, { name: 'side' }),
@@ -48,7 +61,8 @@ const loops = {
     {
       attempt: async (ctx) => {
         journal({ type: 'effect', loop: 'retrying', runId: DBOS.workflowID, attempt: ctx.attempt });
-        if (ctx.attempt === 1) throw transientFailure('busy', { effect: 'none', retryAfterMs: RETRY_MS });
+        if (ctx.attempt === 1)
+          throw transientFailure('busy', { effect: 'none', retryAfterMs: RETRY_MS });
         return 'second time lucky';
       },
       validate,
@@ -95,18 +109,30 @@ const pipelines = registerPipeline
     }
   : {};
 
-DBOS.setConfig({ name: 'loopchart-test', systemDatabaseUrl: SYSTEM_DB, executorID: EXECUTOR_ID, logLevel: 'error' });
+DBOS.setConfig({
+  name: 'loopchart-test',
+  systemDatabaseUrl: SYSTEM_DB,
+  executorID: EXECUTOR_ID,
+  logLevel: 'error',
+});
 await DBOS.launch();
-await DBOS.registerQueue('loops', { workerConcurrency: Number(process.env.CONCURRENCY ?? 8), minPollingIntervalMs: 50 });
+await DBOS.registerQueue('loops', {
+  workerConcurrency: Number(process.env.CONCURRENCY ?? 8),
+  minPollingIntervalMs: 50,
+});
 
 const reply = (message) => process.stdout.write(`@@${JSON.stringify(message)}\n`);
 const handlers = {
   start: ({ loop, runId, input, queue }) =>
-    (loops[loop] ?? pipelines[loop]).start(input, { workflowID: runId, ...(queue ? { queueName: queue } : {}) }).then(() => ({})),
-  answer: ({ loop, runId, event, pause }) => loops[loop].answer(runId, event, pause ? { pause } : {}).then(() => ({})),
+    (loops[loop] ?? pipelines[loop])
+      .start(input, { workflowID: runId, ...(queue ? { queueName: queue } : {}) })
+      .then(() => ({})),
+  answer: ({ loop, runId, event, pause }) =>
+    loops[loop].answer(runId, event, pause ? { pause } : {}).then(() => ({})),
   pending: ({ loop, runId }) => loops[loop].pending(runId).then((pending) => ({ pending })),
   cancel: ({ loop, runId }) => loops[loop].cancel(runId).then(() => ({})),
-  outcome: ({ loop, runId }) => (loops[loop] ?? pipelines[loop]).outcome(runId).then((outcome) => ({ outcome })),
+  outcome: ({ loop, runId }) =>
+    (loops[loop] ?? pipelines[loop]).outcome(runId).then((outcome) => ({ outcome })),
   recover: ({ executor }) => recoverExecutor(executor).then((ids) => ({ ids })),
 };
 createInterface({ input: process.stdin }).on('line', async (line) => {
@@ -114,7 +140,10 @@ createInterface({ input: process.stdin }).on('line', async (line) => {
   try {
     reply({ id: command.id, ...(await handlers[command.cmd](command)) });
   } catch (error) {
-    reply({ id: command.id, error: { name: error?.name, code: error?.code, message: String(error?.message ?? error) } });
+    reply({
+      id: command.id,
+      error: { name: error?.name, code: error?.code, message: String(error?.message ?? error) },
+    });
   }
 });
 reply({ ready: EXECUTOR_ID });

@@ -66,7 +66,9 @@ export async function startDbosProcess(
   let ready: () => void = () => {};
   const launched = new Promise<void>((resolve, reject) => {
     ready = resolve;
-    child.once('exit', (code) => reject(new Error(`${executor} exited (${code}) before it was ready: ${err}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`${executor} exited (${code}) before it was ready: ${err}`)),
+    );
   });
   child.stderr?.on('data', (chunk) => {
     err += chunk;
@@ -92,7 +94,13 @@ export async function startDbosProcess(
         const id = ++next;
         waiting.set(id, (message) => {
           waiting.delete(id);
-          if (message.error) reject(Object.assign(new Error(String((message.error as { message: string }).message)), message.error));
+          if (message.error)
+            reject(
+              Object.assign(
+                new Error(String((message.error as { message: string }).message)),
+                message.error,
+              ),
+            );
           else resolve(message as never);
         });
         child.stdin?.write(`${JSON.stringify({ id, cmd, ...args })}\n`);
