@@ -10,3 +10,5 @@ export type {
   DbosStartOptions,
 } from './registerLoop.js';
 export { registerLoop } from './registerLoop.js';
+export type { DbosPipeline } from './registerPipeline.js';
+export { registerPipeline } from './registerPipeline.js';

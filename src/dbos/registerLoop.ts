@@ -55,6 +55,16 @@ export interface DbosLoop<I, C> {
 
 const NAME = /^[A-Za-z][\w.-]{0,99}$/;
 
+/** A workflow name DBOS and loopchart both accept, or a `LoopConfigError` naming the field. */
+export function checkName(name: unknown, what: string): string {
+  if (typeof name !== 'string' || !NAME.test(name)) {
+    throw new LoopConfigError(
+      `loopchart: invalid ${what} options\n  - name: must be a letter followed by up to 99 letters, digits, _, . or -`,
+    );
+  }
+  return name;
+}
+
 /**
  * Registers a loop as a DBOS workflow (call it before `DBOS.launch()`). Each step runs as a DBOS
  * step with DBOS's retries off; a non-idempotent step in flight when its process died ends the
@@ -69,12 +79,7 @@ export function registerLoop<I, C>(
   options: { name: string },
 ): DbosLoop<I, C> {
   const settings = resolveConfig(config);
-  const name = options?.name;
-  if (typeof name !== 'string' || !NAME.test(name)) {
-    throw new LoopConfigError(
-      'loopchart: invalid DBOS loop options\n  - name: must be a letter followed by up to 99 letters, digits, _, . or -',
-    );
-  }
+  const name = checkName(options?.name, 'DBOS loop');
   const run = (input: I) => {
     const engine = new EngineLink();
     const machine = dbosLoopMachine(config, settings, engine);
@@ -90,7 +95,7 @@ export function registerLoop<I, C>(
     name,
     workflow,
     start: (input, start = {}) => DBOS.startWorkflow(workflow, start)(input),
-    outcome: (runId) => outcomeOf<LoopOutcome<C>>(runId),
+    outcome: (runId) => outcomeOf<LoopOutcome<C>>(runId, cancelledOutcome),
     pending: (runId) => pendingOf<PendingRequest>(runId),
     answer: async (runId, event, { pause } = {}) => {
       const current = await waitingPause<PendingRequest>(runId, pause);
@@ -134,16 +139,19 @@ function durableRetryWait(engine: EngineLink) {
   );
 }
 
-/** Waits for a loop or pipeline workflow's outcome; a cancelled loop reads as `aborted`. */
-export async function outcomeOf<O>(runId: string): Promise<O> {
+/** Waits for a loop or pipeline workflow's outcome; `cancelled` reads a cancelled one. */
+export async function outcomeOf<O>(
+  runId: string,
+  cancelled: (runId: string) => Promise<O>,
+): Promise<O> {
   const status = await DBOS.getWorkflowStatus(runId);
   if (!status) throw new DbosRunError('not_found', runId, `loopchart: no workflow '${runId}'`);
-  if (status.status === 'CANCELLED') return (await cancelledOutcome(runId)) as O;
+  if (status.status === 'CANCELLED') return cancelled(runId);
   try {
     return (await DBOS.retrieveWorkflow<O>(runId).getResult()) as O;
   } catch (error) {
     const now = await DBOS.getWorkflowStatus(runId);
-    if (now?.status === 'CANCELLED') return (await cancelledOutcome(runId)) as O;
+    if (now?.status === 'CANCELLED') return cancelled(runId);
     throw error;
   }
 }

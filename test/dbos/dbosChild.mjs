@@ -128,8 +128,9 @@ const handlers = {
       .start(input, { workflowID: runId, ...(queue ? { queueName: queue } : {}) })
       .then(() => ({})),
   answer: ({ loop, runId, event, pause }) =>
-    loops[loop].answer(runId, event, pause ? { pause } : {}).then(() => ({})),
-  pending: ({ loop, runId }) => loops[loop].pending(runId).then((pending) => ({ pending })),
+    (loops[loop] ?? pipelines[loop]).answer(runId, event, pause ? { pause } : {}).then(() => ({})),
+  pending: ({ loop, runId }) =>
+    (loops[loop] ?? pipelines[loop]).pending(runId).then((pending) => ({ pending })),
   cancel: ({ loop, runId }) => loops[loop].cancel(runId).then(() => ({})),
   outcome: ({ loop, runId }) =>
     (loops[loop] ?? pipelines[loop]).outcome(runId).then((outcome) => ({ outcome })),
