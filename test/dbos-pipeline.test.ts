@@ -65,13 +65,18 @@ describe.runIf(reachable)('a diamond pipeline on DBOS', () => {
     const recovered = await rescuer.command<{ ids: string[] }>('recover', { executor: 'pa' });
     expect(recovered.ids).toEqual(expect.arrayContaining(['d1', 'd1.left.1']));
 
-    let pause: { pause: number; pending: { reason: string; stages?: string[] } } | null = null;
+    type Pause = { pause: number; pending: { reason: string } };
+    const readPause = async () =>
+      (
+        await rescuer.command<{ pending: Pause | null }>('pending', {
+          loop: 'diamond',
+          runId: 'd1',
+        })
+      ).pending;
+    let pause = await readPause();
     for (let i = 0; i < 800 && !pause; i++) {
-      ({ pending: pause } = await rescuer.command<{ pending: typeof pause }>('pending', {
-        loop: 'diamond',
-        runId: 'd1',
-      }));
-      if (!pause) await sleep(25);
+      await sleep(25);
+      pause = await readPause();
     }
     expect(pause?.pending).toMatchObject({ reason: 'stage_failed' });
     const left1 = await rescuer.command<{ outcome: LoopOutcome }>('outcome', {
