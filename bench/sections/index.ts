@@ -2,5 +2,6 @@
 // register it with one line, e.g. `export { section as paths } from './paths.js';`. bench/main.ts runs them.
 
 export { section as checkpoints } from './checkpoints.js';
+export { section as dbos } from './dbos.js';
 export { section as loops } from './loops.js';
 export { section as paths } from './paths.js';

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { type Actor, type AnyStateMachine, createActor, type SnapshotFrom } from 'xstate';
 
@@ -26,6 +27,18 @@ const RECV_SECONDS = 3600;
  * fails the workflow instead of becoming a loop outcome that a user step never caused.
  */
 export class EngineLink {
+  static readonly #current = new AsyncLocalStorage<EngineLink>();
+
+  /** The link of the workflow execution this code runs in (steps find theirs this way). */
+  static current(): EngineLink {
+    return EngineLink.#current.getStore() ?? detached;
+  }
+
+  /** Runs `work` with this link as the current one, and everything it starts after it. */
+  within<T>(work: () => T): T {
+    return EngineLink.#current.run(this, work);
+  }
+
   #fail: (error: unknown) => void = () => {};
   #failed: { error: unknown } | undefined;
 
@@ -54,6 +67,15 @@ export class EngineLink {
  * Every DBOS call happens in the machine's own order, so a replay makes the same calls.
  */
 export function driveInWorkflow<O>(
+  machine: AnyStateMachine,
+  input: unknown,
+  pendingOf: (snapshot: SnapshotFrom<AnyStateMachine>) => unknown,
+  engine: EngineLink = new EngineLink(),
+): Promise<O> {
+  return engine.within(() => drive<O>(machine, input, pendingOf, engine));
+}
+
+function drive<O>(
   machine: AnyStateMachine,
   input: unknown,
   pendingOf: (snapshot: SnapshotFrom<AnyStateMachine>) => unknown,
@@ -103,3 +125,5 @@ export function driveInWorkflow<O>(
     actor.start();
   });
 }
+
+const detached = new EngineLink();

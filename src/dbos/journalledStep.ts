@@ -16,7 +16,7 @@ import {
   readStepResult,
   withCost,
 } from '../stepResults.js';
-import type { EngineLink } from './driveInWorkflow.js';
+import { EngineLink } from './driveInWorkflow.js';
 
 /** What DBOS records for one loop step: JSON only, so a replay returns exactly what the step did. */
 export type RecordedStep =
@@ -29,7 +29,6 @@ export interface JournalledStepOptions {
   idempotent: boolean;
   timeoutMs: number | null;
   classify: FailureClassifier | undefined;
-  engine: EngineLink;
 }
 
 type AnyStep = (...args: unknown[]) => unknown;
@@ -43,8 +42,9 @@ type AnyStep = (...args: unknown[]) => unknown;
  * was recorded: it may have acted, so it is recorded as an uncertain failure, not run again.
  */
 export function journalledStep<F>(fn: F, options: JournalledStepOptions): F {
-  const { step, idempotent, timeoutMs, classify, engine } = options;
+  const { step, idempotent, timeoutMs, classify } = options;
   const wrapper = async (...args: unknown[]) => {
+    const engine = EngineLink.current();
     let markedNow = idempotent;
     if (!idempotent) {
       await engine.call(() =>

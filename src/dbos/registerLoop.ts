@@ -80,16 +80,13 @@ export function registerLoop<I, C>(
 ): DbosLoop<I, C> {
   const settings = resolveConfig(config);
   const name = checkName(options?.name, 'DBOS loop');
-  const run = (input: I) => {
-    const engine = new EngineLink();
-    const machine = dbosLoopMachine(config, settings, engine);
-    return driveInWorkflow<LoopOutcome<C>>(
+  const machine = dbosLoopMachine(config, settings);
+  const run = (input: I) =>
+    driveInWorkflow<LoopOutcome<C>>(
       machine,
       { input },
       (snapshot) => (snapshot.context as { pending: PendingRequest }).pending,
-      engine,
     );
-  };
   const workflow = DBOS.registerWorkflow(run, { name });
   return {
     name,
@@ -106,11 +103,10 @@ export function registerLoop<I, C>(
   };
 }
 
-/** The loop machine of one workflow execution: user steps journalled, retry waits durable. */
+/** The loop machine of a workflow: user steps journalled, retry waits durable. */
 function dbosLoopMachine<I, C>(
   config: LoopConfig<I, C>,
   settings: ReturnType<typeof resolveConfig>,
-  engine: EngineLink,
 ) {
   const wrap = <F>(step: StepName, fn: F): F =>
     journalledStep(fn, {
@@ -118,7 +114,6 @@ function dbosLoopMachine<I, C>(
       idempotent: settings.idempotent[step],
       timeoutMs: step === 'attempt' ? settings.attemptTimeoutMs : settings.stepTimeoutMs,
       classify: config.classifyFailure,
-      engine,
     });
   // the timeouts run inside the journalled steps, so a replay sees the timeout it recorded
   const { attemptTimeoutMs: _a, stepTimeoutMs: _s, ...rest } = config;
@@ -129,15 +124,13 @@ function dbosLoopMachine<I, C>(
     ...(config.refine ? { refine: wrap('refine', config.refine) } : {}),
     ...(config.fallback ? { fallback: wrap('fallback', config.fallback) } : {}),
   });
-  return machine.provide({ actors: { retryDelay: durableRetryWait(engine) } });
+  return machine.provide({ actors: { retryDelay: durableRetryWait } });
 }
 
 /** The retry wait as `DBOS.sleep`: after a recovery it sleeps only until the recorded wake-up. */
-function durableRetryWait(engine: EngineLink) {
-  return fromPromise<void, { until: number }>(({ input }) =>
-    engine.call(() => DBOS.sleep(Math.max(0, input.until - Date.now()))),
-  );
-}
+const durableRetryWait = fromPromise<void, { until: number }>(({ input }) =>
+  EngineLink.current().call(() => DBOS.sleep(Math.max(0, input.until - Date.now()))),
+);
 
 /** Waits for a loop or pipeline workflow's outcome; `cancelled` reads a cancelled one. */
 export async function outcomeOf<O>(
