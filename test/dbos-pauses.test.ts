@@ -5,32 +5,17 @@
  * waits only its remainder once the restarted process recovers its own run, and a run cancelled
  * through DBOS that reads as `aborted`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { LoopOutcome } from 'loopchart';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, dropDatabase } from './dbos/dbosDatabase.js';
-import { type DbosProcess, readJournals, startDbosProcess } from './dbos/dbosHarness.js';
-import { compileLibrary, removeLibrary } from './support/compileLibrary.js';
+import { describe, expect, it } from 'vitest';
+import { readJournals } from './dbos/dbosHarness.js';
+import { dbosTestbed } from './dbos/dbosTestbed.js';
 import { postgresReachable } from './support/postgresServer.js';
 
 const reachable = await postgresReachable();
+const bed = dbosTestbed('pauses', reachable);
 const RETRY_MS = 4000;
-let lib = '';
-let built = '';
-let base = '';
-let db: { name: string; url: string };
-const processes: DbosProcess[] = [];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const start = async (executor: string) => {
-  const started = await startDbosProcess(
-    { lib, systemDb: db.url, base, executor },
-    { RETRY_MS: String(RETRY_MS) },
-  );
-  processes.push(started);
-  return started;
-};
+const start = (executor: string) => bed.start(executor, { RETRY_MS: String(RETRY_MS) });
 const until = async <T>(read: () => Promise<T | undefined> | T | undefined, ms = 20_000) => {
   const end = Date.now() + ms;
   for (;;) {
@@ -45,20 +30,6 @@ const refusal = (promise: Promise<unknown>) =>
     () => 'sent',
     (error: { code?: string }) => error.code,
   );
-
-beforeAll(async () => {
-  if (!reachable) return;
-  ({ base: built, lib } = compileLibrary('dbos-pauses', ['index.ts', 'dbos/index.ts']));
-  base = mkdtempSync(join(tmpdir(), 'loopchart-dbos-'));
-  db = await createDatabase('pauses');
-}, 60_000);
-
-afterAll(async () => {
-  await Promise.all(processes.map((p) => p.stop()));
-  if (db) await dropDatabase(db.name);
-  if (built) removeLibrary(built);
-  if (base) rmSync(base, { recursive: true, force: true });
-}, 60_000);
 
 describe.runIf(reachable)('loop runs on DBOS that wait', () => {
   it('publishes a review pause and takes its answer from another process', async () => {
@@ -114,7 +85,7 @@ describe.runIf(reachable)('loop runs on DBOS that wait', () => {
       input: { name: 'r', refines: 0 },
     });
     const first = await until(() =>
-      readJournals(base, ['retry']).find((e) => e.runId === 'retry-1' && e.attempt === 1),
+      readJournals(bed.base, ['retry']).find((e) => e.runId === 'retry-1' && e.attempt === 1),
     );
     await sleep(1000);
     await victim.kill();
@@ -124,8 +95,8 @@ describe.runIf(reachable)('loop runs on DBOS that wait', () => {
       runId: 'retry-1',
     });
     // recovery puts the run back on DBOS's internal queue: any live process may take it
-    const everyone = processes.map((p) => p.executor);
-    const second = readJournals(base, everyone).find(
+    const everyone = bed.processes.map((p) => p.executor);
+    const second = readJournals(bed.base, everyone).find(
       (e) => e.runId === 'retry-1' && e.attempt === 2,
     );
     expect(outcome).toMatchObject({
@@ -142,7 +113,7 @@ describe.runIf(reachable)('loop runs on DBOS that wait', () => {
   it('ends a run cancelled through DBOS as aborted, with the attempt it was in', async () => {
     const [a, b] = [await start('ca'), await start('cb')];
     await a.command('start', { loop: 'slow', runId: 'cancel-1', input: { name: 'c', refines: 0 } });
-    await until(() => readJournals(base, ['ca']).find((e) => e.runId === 'cancel-1'));
+    await until(() => readJournals(bed.base, ['ca']).find((e) => e.runId === 'cancel-1'));
     await b.command('cancel', { loop: 'slow', runId: 'cancel-1' });
     const { outcome } = await b.command<{ outcome: LoopOutcome }>('outcome', {
       loop: 'slow',

@@ -5,60 +5,31 @@
  * the pipeline pauses on the failed stage, and a retry answered from the other process completes it
  * with every other stage's effect recorded once.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { LoopOutcome, PipelineOutcome } from 'loopchart';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, dropDatabase } from './dbos/dbosDatabase.js';
-import { type DbosProcess, readJournals, startDbosProcess } from './dbos/dbosHarness.js';
-import { compileLibrary, removeLibrary } from './support/compileLibrary.js';
+import { describe, expect, it } from 'vitest';
+import { readJournals } from './dbos/dbosHarness.js';
+import { dbosTestbed } from './dbos/dbosTestbed.js';
 import { postgresReachable } from './support/postgresServer.js';
 
 const reachable = await postgresReachable();
-let lib = '';
-let built = '';
-let base = '';
-let db: { name: string; url: string };
-const processes: DbosProcess[] = [];
+const bed = dbosTestbed('pipeline', reachable);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-beforeAll(async () => {
-  if (!reachable) return;
-  ({ base: built, lib } = compileLibrary('dbos-pipeline', ['index.ts', 'dbos/index.ts']));
-  base = mkdtempSync(join(tmpdir(), 'loopchart-dbos-'));
-  db = await createDatabase('pipeline');
-}, 60_000);
-
-afterAll(async () => {
-  await Promise.all(processes.map((p) => p.stop()));
-  if (db) await dropDatabase(db.name);
-  if (built) removeLibrary(built);
-  if (base) rmSync(base, { recursive: true, force: true });
-}, 60_000);
 
 describe.runIf(reachable)('a diamond pipeline on DBOS', () => {
   it('recovers a stage killed mid-flight honestly and completes after a retry', async () => {
-    const start = async (executor: string) => {
-      const p = await startDbosProcess(
-        { lib, systemDb: db.url, base, executor },
-        { STEP_MS: '40' },
-      );
-      processes.push(p);
-      return p;
-    };
+    const start = (executor: string) => bed.start(executor, { STEP_MS: '40' });
     const [victim, rescuer] = [await start('pa'), await start('pb')];
     await victim.command('start', { loop: 'diamond', runId: 'd1', input: 'q3' });
     // kill it once `right` has finished and `left` (ten times slower) is in flight
     for (let i = 0; i < 500; i++) {
-      const journal = readJournals(base, ['pa']);
+      const journal = readJournals(bed.base, ['pa']);
       const left = journal.filter((e) => e.loop === 'stage:left');
       const rightDone = journal.some((e) => e.loop === 'stage:right' && e.type === 'done');
       if (rightDone && left.length === 1 && left[0]?.type === 'effect') break;
       await sleep(10);
     }
     await victim.kill();
-    const atKill = readJournals(base, ['pa']);
+    const atKill = readJournals(bed.base, ['pa']);
     expect(atKill.filter((e) => e.loop === 'stage:left')).toHaveLength(1);
     expect(atKill.some((e) => e.loop === 'stage:bottom')).toBe(false);
 
@@ -101,7 +72,7 @@ describe.runIf(reachable)('a diamond pipeline on DBOS', () => {
     expect(outcome).toMatchObject({ status: 'completed', ok: true });
     expect(Object.keys(outcome.results).sort()).toEqual(['bottom', 'left', 'right', 'top']);
 
-    const effects = readJournals(base, ['pa', 'pb']).filter((e) => e.type === 'effect');
+    const effects = readJournals(bed.base, ['pa', 'pb']).filter((e) => e.type === 'effect');
     const count = (stage: string) => effects.filter((e) => e.loop === `stage:${stage}`).length;
     expect([count('top'), count('right'), count('bottom')]).toEqual([1, 1, 1]);
     expect(effects.filter((e) => e.loop === 'stage:left').map((e) => e.runId)).toEqual([

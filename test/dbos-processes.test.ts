@@ -5,60 +5,35 @@
  * status, no non-idempotent attempt's effect may be recorded twice, and the non-idempotent
  * attempts in flight at the kill must end their runs `unknown_outcome`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
 import { LOOP_STATUSES, type LoopOutcome } from 'loopchart';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, dropDatabase } from './dbos/dbosDatabase.js';
-import { type DbosProcess, readJournals, startDbosProcess } from './dbos/dbosHarness.js';
-import { compileLibrary, removeLibrary } from './support/compileLibrary.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type DbosProcess, readJournals } from './dbos/dbosHarness.js';
+import { dbosTestbed } from './dbos/dbosTestbed.js';
 import { postgresReachable } from './support/postgresServer.js';
 
 const reachable = await postgresReachable();
+const bed = dbosTestbed('procs', reachable);
 const RUNS = 200;
 const EXECUTORS = ['w1', 'w2', 'w3'];
-let lib = '';
-let built = '';
-let base = '';
-let db: { name: string; url: string };
-let client: DBOSClient;
-const processes: DbosProcess[] = [];
+let client: DBOSClient | undefined;
+afterAll(() => client?.destroy());
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-beforeAll(async () => {
-  if (!reachable) return;
-  ({ base: built, lib } = compileLibrary('dbos-procs', ['index.ts', 'dbos/index.ts']));
-  base = mkdtempSync(join(tmpdir(), 'loopchart-dbos-'));
-  db = await createDatabase('procs');
-}, 60_000);
-
-afterAll(async () => {
-  await Promise.all(processes.map((p) => p.stop()));
-  await client?.destroy();
-  if (db) await dropDatabase(db.name);
-  if (built) removeLibrary(built);
-  if (base) rmSync(base, { recursive: true, force: true });
-}, 60_000);
 
 describe.runIf(reachable)('200 loop runs on three DBOS processes, one SIGKILLed', () => {
   it('ends every run once, records no effect twice, and ends in-flight side effects unknown_outcome', async () => {
-    const start = (executor: string) =>
-      startDbosProcess(
-        { lib, systemDb: db.url, base, executor },
-        { STEP_MS: '25', CONCURRENCY: '6' },
-      );
-    processes.push(...(await Promise.all(EXECUTORS.map(start))));
-    const [victim, rescuer] = processes as [DbosProcess, DbosProcess, DbosProcess];
-    client = await DBOSClient.create({ systemDatabaseUrl: db.url });
+    const start = (executor: string) => bed.start(executor, { STEP_MS: '25', CONCURRENCY: '6' });
+    const started = await Promise.all(EXECUTORS.map(start));
+    const [victim, rescuer] = started as [DbosProcess, DbosProcess, DbosProcess];
+    const dbos = await DBOSClient.create({ systemDatabaseUrl: bed.url });
+    client = dbos;
     const runs = Array.from({ length: RUNS }, (_, n) => ({
       loop: n % 4 === 3 ? 'pure' : 'side',
       runId: `run-${n}`,
       input: { name: `n${n}`, refines: n % 3 },
     }));
     for (const run of runs) {
-      await client.enqueue(
+      await dbos.enqueue(
         { queueName: 'loops', workflowName: run.loop, workflowID: run.runId },
         run.input,
       );
@@ -66,7 +41,7 @@ describe.runIf(reachable)('200 loop runs on three DBOS processes, one SIGKILLed'
 
     // kill w1 while it has attempts in flight
     for (let i = 0; i < 400; i++) {
-      const mine = readJournals(base, ['w1']);
+      const mine = readJournals(bed.base, ['w1']);
       const open =
         mine.filter((e) => e.type === 'effect').length -
         mine.filter((e) => e.type === 'done').length;
@@ -74,7 +49,7 @@ describe.runIf(reachable)('200 loop runs on three DBOS processes, one SIGKILLed'
       await sleep(10);
     }
     await victim.kill();
-    const atKill = readJournals(base, ['w1']);
+    const atKill = readJournals(bed.base, ['w1']);
     const recovered = await rescuer.command<{ ids: string[] }>('recover', { executor: 'w1' });
     expect(recovered.ids.length).toBeGreaterThan(0);
 
@@ -82,14 +57,14 @@ describe.runIf(reachable)('200 loop runs on three DBOS processes, one SIGKILLed'
     for (const run of runs) {
       outcomes.set(
         run.runId,
-        (await client.retrieveWorkflow<LoopOutcome>(run.runId).getResult()) as LoopOutcome,
+        (await dbos.retrieveWorkflow<LoopOutcome>(run.runId).getResult()) as LoopOutcome,
       );
     }
-    const statuses = await client.listWorkflows({ workflowIDs: runs.map((r) => r.runId) });
+    const statuses = await dbos.listWorkflows({ workflowIDs: runs.map((r) => r.runId) });
     expect(statuses.every((s) => s.status === 'SUCCESS')).toBe(true);
     expect(statuses).toHaveLength(RUNS);
 
-    const journal = readJournals(base, EXECUTORS);
+    const journal = readJournals(bed.base, EXECUTORS);
     const effects = new Map<string, number>();
     for (const e of journal.filter((j) => j.type === 'effect')) {
       const key = `${e.runId}#${e.attempt}`;
@@ -132,7 +107,8 @@ describe.runIf(reachable)('200 loop runs on three DBOS processes, one SIGKILLed'
       }
       if (hung && run.loop === 'pure') {
         // an idempotent attempt in flight ran again, once
-        expect(effects.get(`${run.runId}#${hung.attempt}`)).toBe(2);
+        const story = journal.filter((e) => e.runId === run.runId);
+        expect(effects.get(`${run.runId}#${hung.attempt}`), JSON.stringify({ story, outcome })).toBe(2);
       }
     }
     expect(unknown).toBeGreaterThan(0);
