@@ -108,7 +108,10 @@ describe.runIf(reachable)('200 loop runs on three DBOS processes, one SIGKILLed'
       if (hung && run.loop === 'pure') {
         // an idempotent attempt in flight ran again, once
         const story = journal.filter((e) => e.runId === run.runId);
-        expect(effects.get(`${run.runId}#${hung.attempt}`), JSON.stringify({ story, outcome })).toBe(2);
+        expect(
+          effects.get(`${run.runId}#${hung.attempt}`),
+          JSON.stringify({ story, outcome }),
+        ).toBe(2);
       }
     }
     expect(unknown).toBeGreaterThan(0);
