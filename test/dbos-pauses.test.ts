@@ -58,6 +58,21 @@ describe.runIf(reachable)('loop runs on DBOS that wait', () => {
     expect(await answer({ type: 'review.modify' })).toBe('refused');
     expect(await answer('continue')).toBe('refused');
     expect(await answer({ type: 'review.continue' }, 7)).toBe('not_waiting');
+    // sent around answer(), straight to the topic: the workflow drops it and keeps waiting
+    await b.command('send', {
+      runId: 'review-1',
+      message: { event: { type: 'review.modify' }, pause: 1 },
+    });
+    await b.command('send', {
+      runId: 'review-1',
+      message: { event: { type: 'review.continue' }, pause: 2 },
+    });
+    await sleep(300);
+    const still = await b.command<{ pending: { pause: number } | null }>('pending', {
+      loop: 'reviewed',
+      runId: 'review-1',
+    });
+    expect(still.pending).toMatchObject({ pause: 1 });
     expect(await answer({ type: 'review.continue' }, 1)).toBe('sent');
 
     const { outcome } = await a.command<{ outcome: LoopOutcome }>('outcome', {

@@ -20,12 +20,13 @@ describe.runIf(reachable)('a diamond pipeline on DBOS', () => {
     const start = (executor: string) => bed.start(executor, { STEP_MS: '40' });
     const [victim, rescuer] = [await start('pa'), await start('pb')];
     await victim.command('start', { loop: 'diamond', runId: 'd1', input: 'q3' });
-    // kill it once `right` has finished and `left` (ten times slower) is in flight
+    // kill it once `right`'s workflow has succeeded and `left` (25 times slower) is in flight
     for (let i = 0; i < 500; i++) {
-      const journal = readJournals(bed.base, ['pa']);
-      const left = journal.filter((e) => e.loop === 'stage:left');
-      const rightDone = journal.some((e) => e.loop === 'stage:right' && e.type === 'done');
-      if (rightDone && left.length === 1 && left[0]?.type === 'effect') break;
+      const left = readJournals(bed.base, ['pa']).filter((e) => e.loop === 'stage:left');
+      const right = await rescuer.command<{ status: string | null }>('status', {
+        runId: 'd1.right.1',
+      });
+      if (right.status === 'SUCCESS' && left.length === 1 && left[0]?.type === 'effect') break;
       await sleep(10);
     }
     await victim.kill();

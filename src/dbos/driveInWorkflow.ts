@@ -14,6 +14,12 @@ export interface PublishedPause<P = unknown> {
   pending: P;
 }
 
+/** How a workflow reads its machine's pause and checks an answer to it (untrusted input). */
+export interface PauseReader {
+  pendingOf(snapshot: SnapshotFrom<AnyStateMachine>): unknown;
+  accepts(event: unknown, pending: unknown): boolean;
+}
+
 /** An answer as it travels to the workflow; `pause` pins it to one pause. */
 export interface AnswerMessage {
   event: { type: string };
@@ -63,22 +69,23 @@ export class EngineLink {
  * Runs a machine inside the current DBOS workflow to its final state and returns its output.
  * Whenever it waits for a person (tag `waitsForHuman`) it publishes the pause as a workflow
  * event and waits for an answer on a workflow message; a message that does not fit the pause
- * (a stale pause number, an event the state does not take) is dropped and the run keeps waiting.
+ * (a stale pause number, a malformed answer, an event the state does not take) is dropped and
+ * the run keeps waiting.
  * Every DBOS call happens in the machine's own order, so a replay makes the same calls.
  */
 export function driveInWorkflow<O>(
   machine: AnyStateMachine,
   input: unknown,
-  pendingOf: (snapshot: SnapshotFrom<AnyStateMachine>) => unknown,
+  pauses: PauseReader,
   engine: EngineLink = new EngineLink(),
 ): Promise<O> {
-  return engine.within(() => drive<O>(machine, input, pendingOf, engine));
+  return engine.within(() => drive<O>(machine, input, pauses, engine));
 }
 
 function drive<O>(
   machine: AnyStateMachine,
   input: unknown,
-  pendingOf: (snapshot: SnapshotFrom<AnyStateMachine>) => unknown,
+  reader: PauseReader,
   engine: EngineLink,
 ): Promise<O> {
   const actor: Actor<AnyStateMachine> = createActor(machine, { input });
@@ -88,14 +95,12 @@ function drive<O>(
     const waitForAnswer = async (snapshot: SnapshotFrom<AnyStateMachine>) => {
       const pause = ++pauses;
       const state = String(snapshot.value);
-      await DBOS.setEvent<PublishedPause>(PENDING_EVENT, {
-        pause,
-        state,
-        pending: pendingOf(snapshot),
-      });
+      const pending = reader.pendingOf(snapshot);
+      await DBOS.setEvent<PublishedPause>(PENDING_EVENT, { pause, state, pending });
       for (;;) {
         const message = await DBOS.recv<AnswerMessage>(ANSWER_TOPIC, RECV_SECONDS);
         if (!message || (message.pause !== undefined && message.pause !== pause)) continue;
+        if (!reader.accepts(message.event, pending)) continue;
         if (!actor.getSnapshot().can(message.event as never)) continue;
         await DBOS.setEvent(PENDING_EVENT, null);
         waiting = false;

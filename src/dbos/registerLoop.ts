@@ -15,6 +15,7 @@ import {
   type AnswerMessage,
   driveInWorkflow,
   EngineLink,
+  type PauseReader,
   PENDING_EVENT,
   type PublishedPause,
 } from './driveInWorkflow.js';
@@ -81,12 +82,7 @@ export function registerLoop<I, C>(
   const settings = resolveConfig(config);
   const name = checkName(options?.name, 'DBOS loop');
   const machine = dbosLoopMachine(config, settings);
-  const run = (input: I) =>
-    driveInWorkflow<LoopOutcome<C>>(
-      machine,
-      { input },
-      (snapshot) => (snapshot.context as { pending: PendingRequest }).pending,
-    );
+  const run = (input: I) => driveInWorkflow<LoopOutcome<C>>(machine, { input }, loopPauses);
   const workflow = DBOS.registerWorkflow(run, { name });
   return {
     name,
@@ -101,6 +97,22 @@ export function registerLoop<I, C>(
     },
     cancel: (runId) => DBOS.cancelWorkflow(runId),
   };
+}
+
+const loopPauses: PauseReader = {
+  pendingOf: (snapshot) => (snapshot.context as { pending: PendingRequest }).pending,
+  accepts: (event, pending) =>
+    accepted(() => checkLoopAnswer('', event, pending as PendingRequest)),
+};
+
+/** True when `check` does not throw. */
+export function accepted(check: () => unknown): boolean {
+  try {
+    check();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The loop machine of a workflow: user steps journalled, retry waits durable. */

@@ -14,9 +14,11 @@ import {
   type AnswerMessage,
   driveInWorkflow,
   EngineLink,
+  type PauseReader,
   type PublishedPause,
 } from './driveInWorkflow.js';
 import {
+  accepted,
   checkName,
   type DbosLoop,
   type DbosStartOptions,
@@ -95,12 +97,11 @@ export function registerPipeline(plan: PipelinePlan, options: { name: string }):
     const actors: Record<string, UnknownActorLogic> = {};
     for (const id of Object.keys(resolved.stages)) actors[`stage:${id}`] = stageActor(id) as never;
     const machine = pipelineMachineOf(resolvePlan(journalled)).provide({ actors } as never);
-    return driveInWorkflow<PipelineOutcome>(
-      machine,
-      { input },
-      (snapshot) => (snapshot.context as { pause: PipelinePause }).pause,
-      engine,
-    );
+    const pauses: PauseReader = {
+      pendingOf: (snapshot) => (snapshot.context as { pause: PipelinePause }).pause,
+      accepts: (event) => accepted(() => checkPipelineAnswer('', event, resolved)),
+    };
+    return driveInWorkflow<PipelineOutcome>(machine, { input }, pauses, engine);
   };
   const workflow = DBOS.registerWorkflow(run, { name });
   return {

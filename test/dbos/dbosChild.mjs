@@ -12,7 +12,9 @@ const { LIB, SYSTEM_DB, EXECUTOR_ID, JOURNAL } = process.env;
 const STEP_MS = Number(process.env.STEP_MS ?? 20);
 const RETRY_MS = Number(process.env.RETRY_MS ?? 3000);
 const { transientFailure } = await import(`${LIB}/index.js`);
-const { registerLoop, registerPipeline, recoverExecutor } = await import(`${LIB}/dbos/index.js`);
+const { ANSWER_TOPIC, registerLoop, registerPipeline, recoverExecutor } = await import(
+  `${LIB}/dbos/index.js`
+);
 
 const sleep = (ms, signal) =>
   new Promise((resolve) => {
@@ -85,7 +87,7 @@ const loops = {
 const stage = (id) => ({
   attempt: async (ctx) => {
     journal({ type: 'effect', loop: `stage:${id}`, runId: DBOS.workflowID, attempt: ctx.attempt });
-    await sleep(id === 'left' ? 10 * STEP_MS : STEP_MS);
+    await sleep(id === 'left' ? 25 * STEP_MS : STEP_MS);
     journal({ type: 'done', loop: `stage:${id}`, runId: DBOS.workflowID, attempt: ctx.attempt });
     return `${id}(${JSON.stringify(ctx.input)})`;
   },
@@ -134,6 +136,8 @@ const handlers = {
   cancel: ({ loop, runId }) => loops[loop].cancel(runId).then(() => ({})),
   outcome: ({ loop, runId }) =>
     (loops[loop] ?? pipelines[loop]).outcome(runId).then((outcome) => ({ outcome })),
+  status: ({ runId }) => DBOS.getWorkflowStatus(runId).then((s) => ({ status: s?.status ?? null })),
+  send: ({ runId, message }) => DBOS.send(runId, message, ANSWER_TOPIC).then(() => ({})),
   recover: ({ executor }) => recoverExecutor(executor).then((ids) => ({ ids })),
 };
 createInterface({ input: process.stdin }).on('line', async (line) => {
