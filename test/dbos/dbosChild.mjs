@@ -93,23 +93,21 @@ const stage = (id) => ({
   },
   validate: () => ({ valid: true }),
 });
-const pipelines = registerPipeline
-  ? {
-      diamond: registerPipeline(
-        {
-          id: 'diamond',
-          stages: [
-            { id: 'top', loop: stage('top') },
-            { id: 'left', dependsOn: ['top'], loop: stage('left') },
-            { id: 'right', dependsOn: ['top'], loop: { ...stage('right'), idempotent: true } },
-            { id: 'bottom', dependsOn: ['left', 'right'], loop: stage('bottom') },
-          ],
-          crossCheck: () => ({ valid: true }),
-        },
-        { name: 'diamond' },
-      ),
-    }
-  : {};
+const pipelines = {
+  diamond: registerPipeline(
+    {
+      id: 'diamond',
+      stages: [
+        { id: 'top', loop: stage('top') },
+        { id: 'left', dependsOn: ['top'], loop: stage('left') },
+        { id: 'right', dependsOn: ['top'], loop: { ...stage('right'), idempotent: true } },
+        { id: 'bottom', dependsOn: ['left', 'right'], loop: stage('bottom') },
+      ],
+      crossCheck: () => ({ valid: true }),
+    },
+    { name: 'diamond' },
+  ),
+};
 
 DBOS.setConfig({
   name: 'loopchart-test',
