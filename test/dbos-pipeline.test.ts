@@ -37,7 +37,7 @@ describe.runIf(reachable)('a diamond pipeline on DBOS', () => {
     const recovered = await rescuer.command<{ ids: string[] }>('recover', { executor: 'pa' });
     expect(recovered.ids).toEqual(expect.arrayContaining(['d1', 'd1.left.1']));
 
-    type Pause = { pause: number; pending: { reason: string } };
+    type Pause = { pause: number; state: string; pending: { reason: string } };
     const readPause = async () =>
       (
         await rescuer.command<{ pending: Pause | null }>('pending', {
@@ -50,7 +50,10 @@ describe.runIf(reachable)('a diamond pipeline on DBOS', () => {
       await sleep(25);
       pause = await readPause();
     }
-    expect(pause?.pending).toMatchObject({ reason: 'stage_failed' });
+    expect(pause).toMatchObject({
+      state: 'layer2.stageFailed',
+      pending: { reason: 'stage_failed' },
+    });
     const left1 = await rescuer.command<{ outcome: LoopOutcome }>('outcome', {
       loop: 'slow',
       runId: 'd1.left.1',

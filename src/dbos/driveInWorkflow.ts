@@ -94,7 +94,7 @@ function drive<O>(
   return new Promise<O>((resolve, reject) => {
     const waitForAnswer = async (snapshot: SnapshotFrom<AnyStateMachine>) => {
       const pause = ++pauses;
-      const state = String(snapshot.value);
+      const state = stateName(snapshot.value);
       const pending = reader.pendingOf(snapshot);
       await DBOS.setEvent<PublishedPause>(PENDING_EVENT, { pause, state, pending });
       for (;;) {
@@ -132,3 +132,10 @@ function drive<O>(
 }
 
 const detached = new EngineLink();
+
+/** A state value as a dotted path: `awaitingReview`, `layer2.stageFailed`. */
+function stateName(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const [entry] = Object.entries((value ?? {}) as Record<string, unknown>);
+  return entry ? `${entry[0]}.${stateName(entry[1])}` : '';
+}
