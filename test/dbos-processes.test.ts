@@ -46,7 +46,8 @@ describe.runIf(reachable)('200 loop runs on three DBOS processes, one SIGKILLed'
         mine.filter((e) => e.type === 'done').map((e) => `${e.runId}#${e.attempt}`),
       );
       const open = mine.filter((e) => e.type === 'effect' && !done.has(`${e.runId}#${e.attempt}`));
-      if (open.length >= 2 && open.some((e) => e.loop === 'side')) break;
+      // a side attempt past the first: its recovery replays finished attempts before the open one
+      if (open.length >= 2 && open.some((e) => e.loop === 'side' && e.attempt >= 2)) break;
       await sleep(5);
     }
     await victim.kill();
@@ -78,7 +79,7 @@ describe.runIf(reachable)('200 loop runs on three DBOS processes, one SIGKILLed'
     const inFlight = atKill.filter(
       (e) => e.type === 'effect' && !doneAtKill.has(`${e.runId}#${e.attempt}`),
     );
-    expect(inFlight.length).toBeGreaterThan(0);
+    expect(inFlight.some((e) => e.loop === 'side' && e.attempt >= 2)).toBe(true);
 
     let unknown = 0;
     for (const run of runs) {
@@ -105,7 +106,14 @@ describe.runIf(reachable)('200 loop runs on three DBOS processes, one SIGKILLed'
       }
       if (outcome.status === 'unknown_outcome') {
         unknown++;
+        // only a run w1 held can have had a step in flight at the kill; the attempt it names is
+        // w1's (or never acted), so a replay of finished attempts was not misread
         expect(run.loop).toBe('side');
+        expect(recovered.ids).toContain(run.runId);
+        const last = journal.find(
+          (e) => e.type === 'effect' && e.runId === run.runId && e.attempt === outcome.attempts,
+        );
+        if (last) expect(last.executor).toBe('w1');
       } else {
         // everything else ends as its validator says: after `refines` refine cycles
         expect(outcome.status).toBe('proceed');
@@ -113,14 +121,9 @@ describe.runIf(reachable)('200 loop runs on three DBOS processes, one SIGKILLed'
       }
       if (hung && run.loop === 'pure') {
         // an idempotent attempt in flight ran again, once
-        const story = journal.filter((e) => e.runId === run.runId);
-        expect(
-          effects.get(`${run.runId}#${hung.attempt}`),
-          JSON.stringify({ story, outcome }),
-        ).toBe(2);
+        expect(effects.get(`${run.runId}#${hung.attempt}`)).toBe(2);
       }
     }
     expect(unknown).toBeGreaterThan(0);
-    expect(unknown).toBeLessThanOrEqual(inFlight.length + 6);
   }, 240_000);
 });
