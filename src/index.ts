@@ -80,17 +80,3 @@ export type { LoopSpan, SpanTracer } from './telemetry/spanTypes.js';
 export type { TraceEntry } from './trace.js';
 export type { ValidationError, ValidationResult, Verdict } from './validation.js';
 export { parseVerdict } from './validation.js';
-export type { Worker } from './worker/createWorker.js';
-export { createWorker } from './worker/createWorker.js';
-export type {
-  ClaimedRun,
-  Lease,
-  NewRun,
-  QueueEntry,
-  QueueState,
-  Release,
-  Renewal,
-  RunQueue,
-} from './worker/RunQueue.js';
-export { QUEUE_STATES } from './worker/RunQueue.js';
-export type { WorkerOptions } from './worker/workerOptions.js';

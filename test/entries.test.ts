@@ -28,6 +28,7 @@ const MOVED: Record<string, Record<string, unknown>> = {
   toMachineJson: analysis,
   toMermaid: analysis,
 };
+// createWorker and QUEUE_STATES were retired with the scheduler: scale-out runs on loopchart/dbos.
 const KEPT = [
   'CheckpointError',
   'DECISIONS',
@@ -37,11 +38,9 @@ const KEPT = [
   'LoopStepFailure',
   'MemoryCheckpointStore',
   'OK_STATUSES',
-  'QUEUE_STATES',
   'clarificationRequest',
   'classifyFailure',
   'createLoopMachine',
-  'createWorker',
   'defaultClassifyFailure',
   'emptyResult',
   'extractJson',

@@ -15,7 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { HEALTH_FIXTURES, replicateRuns, runScripted } from '../bench/loops/healthRuns.js';
 import { captureIo } from '../src/cli/captureIo.js';
 import { runCli } from '../src/cli/runCli.js';
-import { dropSchema, PG_URL, postgresReachable, schemaName } from './workers/postgresServer.js';
+import { dropSchema, PG_URL, postgresReachable, schemaName } from './support/postgresServer.js';
 
 const reachable = await postgresReachable();
 const dir = mkdtempSync(join(tmpdir(), 'loopchart-health-'));

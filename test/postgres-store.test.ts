@@ -1,7 +1,7 @@
 import { PostgresCheckpointStore } from 'loopchart/postgres';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { describeCheckpointStore } from './stores/describeCheckpointStore.js';
-import { dropSchema, PG_URL, postgresReachable, schemaName } from './workers/postgresServer.js';
+import { dropSchema, PG_URL, postgresReachable, schemaName } from './support/postgresServer.js';
 
 const reachable = await postgresReachable();
 const schema = schemaName('suite');

@@ -3,7 +3,7 @@
 
 export { section as analysis } from './analysis.js';
 export { section as checkpoints } from './checkpoints.js';
+export { section as dbos } from './dbos.js';
 export { section as health } from './health.js';
 export { section as loops } from './loops.js';
 export { section as paths } from './paths.js';
-export { section as workers } from './workers.js';

@@ -1,5 +1,4 @@
 import pg from 'pg';
-import type { LoopEvent } from '../machines/loopEvents.js';
 import { checkpointConflict } from '../persistence/CheckpointError.js';
 import type {
   CheckpointRecord,
@@ -9,26 +8,7 @@ import type {
   ScanOptions,
 } from '../persistence/CheckpointStore.js';
 import { type RunRow, toRunSummary } from '../persistence/runRow.js';
-import type {
-  ClaimedRun,
-  Lease,
-  NewRun,
-  QueueEntry,
-  QueueState,
-  Release,
-  Renewal,
-  RunQueue,
-} from '../worker/RunQueue.js';
 import { checkpointSql } from './checkpointSql.js';
-import { leaseLost } from './leaseLost.js';
-import {
-  alreadyQueued,
-  claimedRun,
-  type QueueRow,
-  queuedRows,
-  sendEvent,
-  toEntry,
-} from './postgresQueue.js';
 import {
   missingTables,
   type PostgresStoreOptions,
@@ -36,26 +16,24 @@ import {
   type Tables,
   tablesOf,
 } from './postgresTables.js';
-import { queueSql } from './queueSql.js';
 import { statementName } from './statementName.js';
 
 /**
- * Checkpoints and a run queue on a PostgreSQL server, for many workers (`createWorker`) sharing
+ * Checkpoints on a PostgreSQL server, for `runLoop` / `resumeLoop` from many processes sharing
  * one database. Call `setup()` once to create the schema (it is idempotent). Every save is one
- * atomic statement honouring the `seq` compare-and-set; a worker's saves are also fenced by its
- * lease. Needs the `pg` package.
+ * atomic statement honouring the `seq` compare-and-set. Needs the `pg` package. (To spread runs
+ * over processes, run them on DBOS: `loopchart/dbos`.)
  * @example const store = new PostgresCheckpointStore({ connectionString: process.env.DATABASE_URL });
  *          await store.setup();
- *          await store.enqueue({ loop: 'invoice', input: { id: 42 } });
+ *          const result = await runLoop(config, input, { store });
  */
-export class PostgresCheckpointStore implements RunQueue {
+export class PostgresCheckpointStore implements CheckpointStore {
   /** The pool the store queries through (yours, if you passed one in). */
   readonly pool: pg.Pool;
   /** The quoted table names. */
   readonly tables: Tables;
   readonly #owned: boolean;
   readonly #sql: ReturnType<typeof checkpointSql>;
-  readonly #queue: ReturnType<typeof queueSql>;
   #closed = false;
 
   constructor(options: PostgresStoreOptions = {}) {
@@ -73,7 +51,6 @@ export class PostgresCheckpointStore implements RunQueue {
     // An idle connection the server dropped must not crash the process; the next query reconnects.
     if (this.#owned) this.pool.on('error', () => {});
     this.#sql = checkpointSql(this.tables);
-    this.#queue = queueSql(this.tables);
   }
 
   /**
@@ -96,7 +73,7 @@ export class PostgresCheckpointStore implements RunQueue {
   }
 
   save(record: CheckpointRecord): Promise<void> {
-    return this.#save(record, undefined);
+    return this.#save(record);
   }
 
   async load(runId: string): Promise<CheckpointRecord | undefined> {
@@ -124,12 +101,10 @@ export class PostgresCheckpointStore implements RunQueue {
     return rows.map((row) => ({ ...toRunSummary(row), data: String(row.data) }));
   }
 
-  /** Deletes a run's checkpoint and its queue entry; true if either was there. */
+  /** Deletes a run's checkpoint; true if it was there. */
   async delete(runId: string): Promise<boolean> {
-    const { rows } = await this.#query<{ checkpoints: number; queued: number }>(this.#sql.delete, [
-      runId,
-    ]);
-    return (rows[0]?.checkpoints ?? 0) + (rows[0]?.queued ?? 0) > 0;
+    const result = await this.#query(this.#sql.delete, [runId]);
+    return (result.rowCount ?? 0) > 0;
   }
 
   /** Ends the pool if the store created it. */
@@ -139,137 +114,13 @@ export class PostgresCheckpointStore implements RunQueue {
     await this.pool.end();
   }
 
-  /**
-   * Queues a run for the workers and resolves to its run id. A run id with a checkpoint but no
-   * queue entry (started by `runLoop`) is adopted: a worker resumes it. Rejects with
-   * `CheckpointError` `conflict` if the run is queued already.
-   * @example const runId = await store.enqueue({ loop: 'invoice', input: { id: 42 } });
-   */
-  async enqueue(run: NewRun): Promise<string> {
-    const [runId] = await this.enqueueAll([run]);
-    return runId as string;
-  }
-
-  /** Queues many runs in one statement: all of them, or none. */
-  async enqueueAll(runs: readonly NewRun[]): Promise<string[]> {
-    const { runIds, loops, inputs } = queuedRows(runs);
-    try {
-      await this.#query(this.#queue.enqueue, [runIds, loops, inputs]);
-    } catch (error) {
-      throw alreadyQueued(error, runIds);
-    }
-    return runIds;
-  }
-
-  /**
-   * Posts an answer to a paused run (a worker then resumes it) or `loop.abort` to any unfinished
-   * one. Rejects with `CheckpointError` `not_found` or `not_waiting` saying why.
-   * @example await store.send('invoice-42', { type: 'review.continue' });
-   */
-  async send(runId: string, event: LoopEvent): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await sendEvent(client, this.#queue, runId, event);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw missingTables(this.tables)(error);
-    } finally {
-      client.release();
-    }
-  }
-
-  async claim(request: {
-    owner: string;
-    loops: readonly string[];
-    limit: number;
-    leaseMs: number;
-  }): Promise<ClaimedRun[]> {
-    const { owner, loops, limit, leaseMs } = request;
-    const { rows } = await this.#query<QueueRow>(this.#queue.claim, [owner, loops, limit, leaseMs]);
-    if (rows.length === 0) return [];
-    const stored = await this.#query<{ run_id: string; seq: number }>(this.#queue.seqs, [
-      rows.map((row) => row.run_id),
-    ]);
-    const seqs = new Map(stored.rows.map((row) => [row.run_id, row.seq]));
-    const runs: ClaimedRun[] = [];
-    for (const row of rows) {
-      const run = claimedRun(row, owner, seqs.get(row.run_id) ?? 0);
-      if (typeof run !== 'string') runs.push(run);
-      else await this.release(leaseOf(row, owner), { state: 'failed', error: run });
-    }
-    return runs;
-  }
-
-  async renew(leases: readonly Lease[], leaseMs: number): Promise<Renewal> {
-    if (leases.length === 0) return { held: [], aborts: [] };
-    const { rows } = await this.#query<QueueRow>(this.#queue.renew, [
-      leases.map((lease) => lease.runId),
-      leases.map((lease) => lease.token),
-      leaseMs,
-    ]);
-    const held = rows.map((row) => leaseOf(row, leases[0]?.owner ?? ''));
-    const aborts = rows.flatMap((row) =>
-      row.abort_reason === null ? [] : [{ runId: row.run_id, reason: row.abort_reason }],
-    );
-    return { held, aborts };
-  }
-
-  fenced(lease: Lease): CheckpointStore {
-    return {
-      save: (record) => this.#save(record, lease),
-      load: (runId) => this.load(runId),
-      list: (options) => this.list(options),
-      delete: (runId) => this.delete(runId),
-    };
-  }
-
-  async release(lease: Lease, release: Release): Promise<void> {
-    await this.#query(this.#queue.release, [
-      lease.runId,
-      lease.token,
-      release.state,
-      release.state === 'queued' ? Math.max(0, Math.round(release.delayMs)) : 0,
-      release.state === 'done' ? release.outcome : null,
-      release.state === 'failed' ? release.error : null,
-    ]);
-  }
-
-  /** A run's queue entry, or undefined if it was never queued. */
-  async entry(runId: string): Promise<QueueEntry | undefined> {
-    const row = (await this.#query<QueueRow>(this.#queue.entry, [runId])).rows[0];
-    return row && toEntry(row);
-  }
-
-  /** How many queue entries are in each state. */
-  async counts(): Promise<Record<QueueState, number>> {
-    const counts = { queued: 0, leased: 0, paused: 0, done: 0, failed: 0 };
-    const { rows } = await this.#query<{ state: QueueState; n: number }>(this.#queue.counts, []);
-    for (const row of rows) counts[row.state] = row.n;
-    return counts;
-  }
-
-  async #save(record: CheckpointRecord, lease: Lease | undefined): Promise<void> {
+  async #save(record: CheckpointRecord): Promise<void> {
     const { runId, seq, status, state, machineId, updatedAt, data } = record;
     const values: unknown[] = [runId, seq, status, state, machineId, updatedAt, data];
-    const sql = this.#sql;
-    let leased = true;
-    if (lease === undefined) {
-      const result = await this.#query(seq === 1 ? sql.insert : sql.update, values);
-      if (result.rowCount === 1) return;
-    } else {
-      const statement = seq === 1 ? sql.fencedInsert : sql.fencedUpdate;
-      const result = await this.#query<{ saved: boolean; leased: boolean }>(statement, [
-        ...values,
-        lease.token,
-      ]);
-      if (result.rows[0]?.saved) return;
-      leased = result.rows[0]?.leased ?? false;
-    }
-    const found = (await this.#query(sql.diagnose, [runId])).rows[0] ?? {};
-    if (lease && !leased) throw leaseLost(record, lease, found);
-    throw checkpointConflict(record, found.seq ?? 0);
+    const result = await this.#query(seq === 1 ? this.#sql.insert : this.#sql.update, values);
+    if (result.rowCount === 1) return;
+    const found = (await this.#query<{ seq: number }>(this.#sql.diagnose, [runId])).rows[0];
+    throw checkpointConflict(record, found?.seq ?? 0);
   }
 
   async #query<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, values: unknown[]) {
@@ -280,8 +131,4 @@ export class PostgresCheckpointStore implements RunQueue {
       throw missingTables(this.tables)(error);
     }
   }
-}
-
-function leaseOf(row: QueueRow, owner: string): Lease {
-  return { runId: row.run_id, owner, token: row.lease_token, expiresAt: row.expires_at };
 }

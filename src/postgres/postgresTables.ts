@@ -18,7 +18,7 @@ export interface PostgresStoreOptions {
   synchronousCommit?: 'on' | 'off';
   /** The schema holding the tables (default `public`); `setup()` creates it. */
   schema?: string;
-  /** Starts every table name (default `loopchart_`): `loopchart_checkpoints`, `loopchart_queue`. */
+  /** Starts every table name (default `loopchart_`): `loopchart_checkpoints`. */
   tablePrefix?: string;
 }
 
@@ -28,8 +28,6 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 export interface Tables {
   schema: string;
   checkpoints: string;
-  queue: string;
-  queueReady: string;
   /** Names the tables in errors and the setup lock. */
   label: string;
 }
@@ -65,16 +63,11 @@ export function tablesOf(options: PostgresStoreOptions): Tables {
   return {
     schema: `"${schema}"`,
     checkpoints: name('checkpoints'),
-    queue: name('queue'),
-    queueReady: `"${prefix}queue_ready"`,
     label: `${schema}.${prefix}*`,
   };
 }
 
-/**
- * The schema, idempotently. `ready_at` is when a queue entry becomes claimable: for a queued run
- * when it was queued, for a leased run when its lease expires, NULL when nobody should claim it.
- */
+/** The schema, idempotently. */
 export function schemaSql(t: Tables): string {
   return `
     CREATE SCHEMA IF NOT EXISTS ${t.schema};
@@ -86,25 +79,7 @@ export function schemaSql(t: Tables): string {
       machine_id text NOT NULL,
       updated_at bigint NOT NULL,
       data text NOT NULL
-    );
-    CREATE TABLE IF NOT EXISTS ${t.queue} (
-      run_id text PRIMARY KEY,
-      loop text NOT NULL,
-      input text,
-      state text NOT NULL CHECK (state IN ('queued', 'leased', 'paused', 'done', 'failed')),
-      ready_at timestamptz,
-      lease_owner text,
-      lease_token integer NOT NULL DEFAULT 0,
-      claims integer NOT NULL DEFAULT 0,
-      event text,
-      event_seq integer,
-      abort_reason text,
-      outcome text,
-      error text,
-      enqueued_at timestamptz NOT NULL DEFAULT clock_timestamp(),
-      updated_at timestamptz NOT NULL DEFAULT clock_timestamp()
-    );
-    CREATE INDEX IF NOT EXISTS ${t.queueReady} ON ${t.queue} (ready_at) WHERE ready_at IS NOT NULL;`;
+    );`;
 }
 
 /** Turns "relation does not exist" into a message that says to call `setup()`. */

@@ -12,8 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { PostgresCheckpointStore } from 'loopchart/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileLibrary, removeLibrary } from '../support/compileLibrary.js';
+import { dropSchema, PG_URL, postgresReachable, schemaName } from '../support/postgresServer.js';
 import { readJournal as readJournalOf } from '../support/readJournal.js';
-import { dropSchema, PG_URL, postgresReachable, schemaName } from '../workers/postgresServer.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const childScript = join(root, 'test', 'combinations', 'claimChild.mjs');

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { LOOP_STATUSES, OK_STATUSES } from 'loopchart';
 import { PostgresCheckpointStore } from 'loopchart/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropSchema, PG_URL, postgresReachable, schemaName } from '../workers/postgresServer.js';
+import { dropSchema, PG_URL, postgresReachable, schemaName } from '../support/postgresServer.js';
 import { type Combination, combinationArbitrary, deadlineOf } from './support/combination.js';
 import { type CombinationRun, runCombination, usePostgres } from './support/runCombination.js';
 

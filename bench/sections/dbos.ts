@@ -1,0 +1,225 @@
+/**
+ * Runs per second of the loops workload on DBOS with 1, 2 and 4 processes sharing one DBOS queue
+ * on the real Postgres server (LOOPCHART_PG_URL, default the local one; a database of its own,
+ * dropped after), beside the retired scheduler's last figures; and, in one process, a loopchart
+ * loop against a bare DBOS workflow that runs the same steps as plain `DBOS.runStep` calls. Each
+ * process is this module run as a child (LOOPCHART_BENCH_DBOS=1); the parent enqueues the runs
+ * with `DBOSClient`, says go (the children then register the queue and start dequeuing), and
+ * times until the last run has succeeded.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
+import type { LoopConfig } from 'loopchart';
+import { registerLoop } from 'loopchart/dbos';
+import pg from 'pg';
+import type { BenchContext, BenchSection } from '../harness/BenchSection.js';
+import {
+  attempt,
+  type Draft,
+  ITERATIONS_PER_LOOP,
+  MAX_RETRIES,
+  REFINES_TO_VALID,
+  refine,
+  type Task,
+  taskFor,
+  validate,
+} from '../loops/workload.js';
+
+const PG_URL = process.env.LOOPCHART_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const CONCURRENCY = 8;
+const STEPS_PER_RUN = 2 * ITERATIONS_PER_LOOP + REFINES_TO_VALID;
+/** `workers` bench of the retired createWorker/Postgres queue, 50 ms attempts, on this machine. */
+const RETIRED: Record<number, number> = { 1: 23, 2: 39, 4: 57 };
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const loopOf = (waitMs: number): LoopConfig<Task, Draft> => ({
+  maxRetries: MAX_RETRIES,
+  idempotent: { validate: true, refine: true },
+  attempt: async ({ input }) => {
+    if (waitMs > 0) await wait(waitMs);
+    return attempt(input);
+  },
+  validate: (candidate) => validate(candidate),
+  refine: ({ input, error }) => refine(input, error.message),
+});
+
+/** The same steps as the loop, as a plain DBOS workflow: what DBOS costs without loopchart. */
+async function bareRun(task: Task, waitMs: number) {
+  let input = task;
+  for (let i = 0; i < ITERATIONS_PER_LOOP; i++) {
+    const draft = await DBOS.runStep(
+      async () => {
+        if (waitMs > 0) await wait(waitMs);
+        return attempt(input);
+      },
+      { name: 'attempt' },
+    );
+    const verdict = await DBOS.runStep(() => validate(draft), { name: 'validate' });
+    if (verdict.valid) return draft;
+    const message = verdict.error.message;
+    input = await DBOS.runStep(() => refine(input, message), { name: 'refine' });
+  }
+  throw new Error('the bare workflow never got a valid draft');
+}
+
+/** Child mode: one DBOS process; on a line `go <queue>` it registers the queue and dequeues. */
+async function childMain() {
+  const waitMs = Number(process.env.WAIT_MS);
+  registerLoop(loopOf(waitMs), { name: 'memo' });
+  DBOS.registerWorkflow((task: Task) => bareRun(task, waitMs), { name: 'bare' });
+  DBOS.setConfig({
+    name: 'loopchart-bench',
+    systemDatabaseUrl: String(process.env.SYSTEM_DB),
+    executorID: String(process.env.EXECUTOR_ID),
+    logLevel: 'error',
+  });
+  await DBOS.launch();
+  process.stdout.write('ready\n');
+  const [line] = await once(process.stdin, 'data');
+  const queue = String(line).trim().split(' ')[1] as string;
+  await DBOS.registerQueue(queue, { workerConcurrency: CONCURRENCY, minPollingIntervalMs: 20 });
+  process.once('SIGTERM', async () => {
+    await DBOS.shutdown();
+    process.exit(0);
+  });
+}
+
+interface Case {
+  workflow: 'memo' | 'bare';
+  processes: number;
+  waitMs: number;
+}
+
+async function measure(client: DBOSClient, systemDb: string, runs: number, c: Case, n: number) {
+  const children: ChildProcess[] = [];
+  for (let i = 0; i < c.processes; i++) {
+    children.push(
+      spawn(process.execPath, [fileURLToPath(import.meta.url)], {
+        env: {
+          ...process.env,
+          LOOPCHART_BENCH_DBOS: '1',
+          SYSTEM_DB: systemDb,
+          EXECUTOR_ID: `bench-${n}-${i}`,
+          WAIT_MS: String(c.waitMs),
+        },
+        stdio: ['pipe', 'pipe', 'inherit'],
+      }),
+    );
+  }
+  try {
+    await Promise.all(children.map((child) => once(child.stdout as NodeJS.ReadableStream, 'data')));
+    const queueName = `bench_${n}`;
+    const ids = Array.from({ length: runs }, (_, r) => `${queueName}-${r}`);
+    for (const [r, workflowID] of ids.entries()) {
+      await client.enqueue({ queueName, workflowName: c.workflow, workflowID }, taskFor(r));
+    }
+    const started = performance.now();
+    for (const child of children) child.stdin?.write(`go ${queueName}\n`);
+    const results = await Promise.all(ids.map((id) => client.retrieveWorkflow(id).getResult()));
+    const seconds = (performance.now() - started) / 1000;
+    for (const result of results) {
+      const revision =
+        c.workflow === 'memo'
+          ? (result as { candidate?: Draft }).candidate?.revision
+          : (result as Draft).revision;
+      if (revision !== REFINES_TO_VALID) throw new Error(`a ${c.workflow} run ended wrongly`);
+    }
+    return seconds;
+  } finally {
+    await Promise.all(
+      children.map(async (child) => {
+        const exited = once(child, 'exit');
+        child.kill('SIGTERM');
+        await exited;
+      }),
+    );
+  }
+}
+
+async function withDatabase<T>(work: (url: string) => Promise<T>): Promise<T> {
+  const name = `loopchart_bench_dbos_${process.pid}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${name}"`);
+    const url = new URL(PG_URL);
+    url.pathname = `/${name}`;
+    await DBOS.migrate(url.toString());
+    return await work(url.toString());
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
+    await admin.end();
+  }
+}
+
+export const section: BenchSection = {
+  name: 'dbos',
+  title: `Loops on DBOS: the loops workload (${STEPS_PER_RUN} steps) on a DBOS queue served by 1, 2 and 4 processes (concurrency ${CONCURRENCY} each), and beside a bare DBOS workflow with the same steps`,
+  async run(ctx: BenchContext) {
+    const runs = ctx.quick ? 40 : 160;
+    const cases: Case[] = [
+      { workflow: 'memo', processes: 1, waitMs: 50 },
+      { workflow: 'memo', processes: 2, waitMs: 50 },
+      { workflow: 'memo', processes: 4, waitMs: 50 },
+      { workflow: 'bare', processes: 1, waitMs: 50 },
+      { workflow: 'memo', processes: 1, waitMs: 0 },
+      { workflow: 'bare', processes: 1, waitMs: 0 },
+    ];
+    return withDatabase(async (systemDb) => {
+      const client = await DBOSClient.create({ systemDatabaseUrl: systemDb });
+      try {
+        const rows = [];
+        const perSecond = new Map<string, number>();
+        for (const [n, c] of cases.entries()) {
+          const seconds = await measure(client, systemDb, runs, c, n);
+          const rate = runs / seconds;
+          perSecond.set(`${c.workflow}/${c.processes}/${c.waitMs}`, rate);
+          ctx.log(
+            `${c.workflow}, ${c.processes} process(es), ${c.waitMs} ms attempts: ${rate.toFixed(1)} runs/s`,
+          );
+          rows.push({
+            workflow: c.workflow === 'memo' ? 'loopchart loop' : 'bare DBOS workflow',
+            'attempt waits': `${c.waitMs} ms`,
+            processes: c.processes,
+            runs,
+            s: Number(seconds.toFixed(2)),
+            'runs/s': Number(rate.toFixed(1)),
+            'retired scheduler runs/s':
+              c.workflow === 'memo' && c.waitMs === 50 ? RETIRED[c.processes] : '',
+          });
+        }
+        const rate = (key: string) => perSecond.get(key) ?? Number.NaN;
+        const ratio = (a: number, b: number) => Number((a / b).toFixed(2));
+        return {
+          rows,
+          '2 processes ÷ 1 (50 ms attempts; target ≥ 1.6)': ratio(
+            rate('memo/2/50'),
+            rate('memo/1/50'),
+          ),
+          '4 processes ÷ 1 (50 ms attempts)': ratio(rate('memo/4/50'), rate('memo/1/50')),
+          'loopchart time per run ÷ bare DBOS (50 ms attempts; target ≤ 1.5)': ratio(
+            rate('bare/1/50'),
+            rate('memo/1/50'),
+          ),
+          'loopchart time per run ÷ bare DBOS (0 ms attempts)': ratio(
+            rate('bare/1/0'),
+            rate('memo/1/0'),
+          ),
+        };
+      } finally {
+        await client.destroy();
+      }
+    });
+  },
+};
+
+if (
+  process.env.LOOPCHART_BENCH_DBOS === '1' &&
+  process.argv[1] === fileURLToPath(import.meta.url)
+) {
+  await childMain();
+}

@@ -1,0 +1,141 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { DBOS } from '@dbos-inc/dbos-sdk';
+import { type Actor, type AnyStateMachine, createActor, type SnapshotFrom } from 'xstate';
+
+/** The workflow event that holds a paused run's question, or `null` while it is not paused. */
+export const PENDING_EVENT = 'loopchart.pending';
+/** The topic that answers to a pause arrive on (`DBOS.send(runId, answer, ANSWER_TOPIC)`). */
+export const ANSWER_TOPIC = 'loopchart.answer';
+
+/** A pause as the workflow publishes it: which pause of the run (1, 2, …) and what it waits for. */
+export interface PublishedPause<P = unknown> {
+  pause: number;
+  state: string;
+  pending: P;
+}
+
+/** How a workflow reads its machine's pause and checks an answer to it (untrusted input). */
+export interface PauseReader {
+  pendingOf(snapshot: SnapshotFrom<AnyStateMachine>): unknown;
+  accepts(event: unknown, pending: unknown): boolean;
+}
+
+/** An answer as it travels to the workflow; `pause` pins it to one pause. */
+export interface AnswerMessage {
+  event: { type: string };
+  pause?: number;
+}
+
+const RECV_SECONDS = 3600;
+
+/**
+ * Carries a failure of DBOS itself (a lost database, a cancelled workflow) out of a step, so it
+ * fails the workflow instead of becoming a loop outcome that a user step never caused.
+ */
+export class EngineLink {
+  static readonly #current = new AsyncLocalStorage<EngineLink>();
+
+  /** The link of the workflow execution this code runs in (steps find theirs this way). */
+  static current(): EngineLink {
+    return EngineLink.#current.getStore() ?? detached;
+  }
+
+  /** Runs `work` with this link as the current one, and everything it starts after it. */
+  within<T>(work: () => T): T {
+    return EngineLink.#current.run(this, work);
+  }
+
+  #fail: (error: unknown) => void = () => {};
+  #failed: { error: unknown } | undefined;
+
+  /** Runs a DBOS call; if DBOS throws, the run stops and the workflow rejects with that error. */
+  async call<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      this.#failed ??= { error };
+      this.#fail(error);
+      throw error;
+    }
+  }
+
+  onFail(fail: (error: unknown) => void): void {
+    this.#fail = fail;
+    if (this.#failed) fail(this.#failed.error);
+  }
+}
+
+/**
+ * Runs a machine inside the current DBOS workflow to its final state and returns its output.
+ * Whenever it waits for a person (tag `waitsForHuman`) it publishes the pause as a workflow
+ * event and waits for an answer on a workflow message; a message that does not fit the pause
+ * (a stale pause number, a malformed answer, an event the state does not take) is dropped and
+ * the run keeps waiting.
+ * Every DBOS call happens in the machine's own order, so a replay makes the same calls.
+ */
+export function driveInWorkflow<O>(
+  machine: AnyStateMachine,
+  input: unknown,
+  pauses: PauseReader,
+  engine: EngineLink = new EngineLink(),
+): Promise<O> {
+  return engine.within(() => drive<O>(machine, input, pauses, engine));
+}
+
+function drive<O>(
+  machine: AnyStateMachine,
+  input: unknown,
+  reader: PauseReader,
+  engine: EngineLink,
+): Promise<O> {
+  const actor: Actor<AnyStateMachine> = createActor(machine, { input });
+  let pauses = 0;
+  let waiting = false;
+  return new Promise<O>((resolve, reject) => {
+    const waitForAnswer = async (snapshot: SnapshotFrom<AnyStateMachine>) => {
+      const pause = ++pauses;
+      const state = stateName(snapshot.value);
+      const pending = reader.pendingOf(snapshot);
+      await DBOS.setEvent<PublishedPause>(PENDING_EVENT, { pause, state, pending });
+      for (;;) {
+        const message = await DBOS.recv<AnswerMessage>(ANSWER_TOPIC, RECV_SECONDS);
+        if (!message || (message.pause !== undefined && message.pause !== pause)) continue;
+        if (!reader.accepts(message.event, pending)) continue;
+        if (!actor.getSnapshot().can(message.event as never)) continue;
+        await DBOS.setEvent(PENDING_EVENT, null);
+        waiting = false;
+        actor.send(message.event as never);
+        return;
+      }
+    };
+    engine.onFail((error) => {
+      actor.stop();
+      reject(error);
+    });
+    actor.subscribe({
+      next: (snapshot) => {
+        if (snapshot.status === 'done') {
+          resolve(snapshot.output as O);
+          return;
+        }
+        if (waiting || !snapshot.hasTag('waitsForHuman')) return;
+        waiting = true;
+        waitForAnswer(snapshot).catch((error: unknown) => {
+          actor.stop();
+          reject(error);
+        });
+      },
+      error: reject,
+    });
+    actor.start();
+  });
+}
+
+const detached = new EngineLink();
+
+/** A state value as a dotted path: `awaitingReview`, `layer2.stageFailed`. */
+function stateName(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const [entry] = Object.entries((value ?? {}) as Record<string, unknown>);
+  return entry ? `${entry[0]}.${stateName(entry[1])}` : '';
+}

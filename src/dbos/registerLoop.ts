@@ -1,0 +1,198 @@
+import { DBOS, type WorkflowHandle } from '@dbos-inc/dbos-sdk';
+import { fromPromise } from 'xstate';
+import { type LoopConfig, resolveConfig } from '../config.js';
+import type { StepName } from '../failures.js';
+import { LoopConfigError } from '../LoopConfigError.js';
+import type { PendingRequest } from '../machines/loopContext.js';
+import type { LoopEvent } from '../machines/loopEvents.js';
+import { createLoopMachine } from '../machines/loopMachine.js';
+import type { LoopOutcome } from '../outcome.js';
+import { cancelledOutcome } from './cancelledOutcome.js';
+import { checkLoopAnswer } from './checkLoopAnswer.js';
+import { DbosRunError } from './DbosRunError.js';
+import {
+  ANSWER_TOPIC,
+  type AnswerMessage,
+  driveInWorkflow,
+  EngineLink,
+  type PauseReader,
+  PENDING_EVENT,
+  type PublishedPause,
+} from './driveInWorkflow.js';
+import { journalledStep } from './journalledStep.js';
+
+/** Where and how to start a run: DBOS's own `workflowID` (the run id) and `queueName`. */
+export interface DbosStartOptions {
+  workflowID?: string;
+  /** A queue registered with `DBOS.registerQueue`; its concurrency limits hold across processes. */
+  queueName?: string;
+}
+
+/** A paused run's question as its workflow publishes it; answer it with `pause` to pin the answer. */
+export type DbosLoopPause = PublishedPause<PendingRequest>;
+
+/** An answer to a paused loop run (the loop's own `review.*` / `clarification.answer` events). */
+export type DbosLoopAnswer = Exclude<LoopEvent, { type: 'loop.abort' }>;
+
+/** A loop registered as a DBOS workflow, typed with the loop's input `I` and candidate `C`. */
+export interface DbosLoop<I, C> {
+  readonly name: string;
+  /** The registered workflow function: call it inside another workflow, or start it with DBOS. */
+  readonly workflow: (input: I) => Promise<LoopOutcome<C>>;
+  /** Starts a run (on `queueName` if given); the handle's result is the run's outcome. */
+  start(input: I, options?: DbosStartOptions): Promise<WorkflowHandle<LoopOutcome<C>>>;
+  /** Waits for the run's outcome; a run cancelled through DBOS reads as `aborted`. */
+  outcome(runId: string): Promise<LoopOutcome<C>>;
+  /** The question a run waits on now, or `null` while it is working or finished. */
+  pending(runId: string): Promise<DbosLoopPause | null>;
+  /**
+   * Answers the pause the run waits on, from any process; `pause` applies it only to that pause.
+   * Throws `DbosRunError` (`not_found`, `not_waiting`, `refused`) and then sends nothing.
+   */
+  answer(runId: string, event: DbosLoopAnswer, options?: { pause?: number }): Promise<void>;
+  /** Cancels the run through `DBOS.cancelWorkflow`; its outcome then reads as `aborted`. */
+  cancel(runId: string): Promise<void>;
+}
+
+const NAME = /^[A-Za-z][\w.-]{0,99}$/;
+
+/** A workflow name DBOS and loopchart both accept, or a `LoopConfigError` naming the field. */
+export function checkName(name: unknown, what: string): string {
+  if (typeof name !== 'string' || !NAME.test(name)) {
+    throw new LoopConfigError(
+      `loopchart: invalid ${what} options\n  - name: must be a letter followed by up to 99 letters, digits, _, . or -`,
+    );
+  }
+  return name;
+}
+
+/**
+ * Registers a loop as a DBOS workflow (call it before `DBOS.launch()`). Each step runs as a DBOS
+ * step with DBOS's retries off; a non-idempotent step in flight when its process died ends the
+ * run `unknown_outcome` on recovery, an idempotent one runs again; retry waits are durable
+ * sleeps; pauses wait on workflow messages and publish their question as a workflow event.
+ * @example const invoices = registerLoop({ attempt, validate }, { name: 'invoices' });
+ *          await DBOS.launch();
+ *          const handle = await invoices.start('ACME Q3', { queueName: 'loops' });
+ */
+export function registerLoop<I, C>(
+  config: LoopConfig<I, C>,
+  options: { name: string },
+): DbosLoop<I, C> {
+  const settings = resolveConfig(config);
+  const name = checkName(options?.name, 'DBOS loop');
+  const machine = dbosLoopMachine(config, settings);
+  const run = (input: I) => driveInWorkflow<LoopOutcome<C>>(machine, { input }, loopPauses);
+  const workflow = DBOS.registerWorkflow(run, { name });
+  return {
+    name,
+    workflow,
+    start: (input, start = {}) => DBOS.startWorkflow(workflow, start)(input),
+    outcome: (runId) => outcomeOf<LoopOutcome<C>>(runId, cancelledOutcome),
+    pending: (runId) => pendingOf<PendingRequest>(runId),
+    answer: async (runId, event, { pause } = {}) => {
+      const current = await waitingPause<PendingRequest>(runId, pause);
+      const checked = checkLoopAnswer(runId, event, current.pending);
+      await DBOS.send<AnswerMessage>(runId, { event: checked, pause: current.pause }, ANSWER_TOPIC);
+    },
+    cancel: (runId) => DBOS.cancelWorkflow(runId),
+  };
+}
+
+const loopPauses: PauseReader = {
+  pendingOf: (snapshot) => (snapshot.context as { pending: PendingRequest }).pending,
+  accepts: (event, pending) =>
+    accepted(() => checkLoopAnswer('', event, pending as PendingRequest)),
+};
+
+/** True when `check` does not throw. */
+export function accepted(check: () => unknown): boolean {
+  try {
+    check();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The loop machine of a workflow: user steps journalled, retry waits durable. */
+function dbosLoopMachine<I, C>(
+  config: LoopConfig<I, C>,
+  settings: ReturnType<typeof resolveConfig>,
+) {
+  const wrap = <F>(step: StepName, fn: F): F =>
+    journalledStep(fn, {
+      step,
+      idempotent: settings.idempotent[step],
+      timeoutMs: step === 'attempt' ? settings.attemptTimeoutMs : settings.stepTimeoutMs,
+      classify: config.classifyFailure,
+    });
+  // the timeouts run inside the journalled steps, so a replay sees the timeout it recorded
+  const { attemptTimeoutMs: _a, stepTimeoutMs: _s, ...rest } = config;
+  const machine = createLoopMachine<I, C>({
+    ...rest,
+    attempt: wrap('attempt', config.attempt),
+    validate: wrap('validate', config.validate),
+    ...(config.refine ? { refine: wrap('refine', config.refine) } : {}),
+    ...(config.fallback ? { fallback: wrap('fallback', config.fallback) } : {}),
+  });
+  return machine.provide({ actors: { retryDelay: durableRetryWait } });
+}
+
+/**
+ * The retry wait as `DBOS.sleep`: after a recovery it sleeps only until the recorded wake-up, and
+ * no longer than the run's deadline (then the loop ends `ceiling_stop`, as in `runLoop`).
+ */
+const durableRetryWait = fromPromise<
+  { deadline: boolean },
+  { until: number; deadlineAt?: number | null }
+>(async ({ input }) => {
+  const deadline = input.deadlineAt != null && input.deadlineAt < input.until;
+  const wakeAt = deadline ? (input.deadlineAt as number) : input.until;
+  await EngineLink.current().call(() => DBOS.sleep(Math.max(0, wakeAt - Date.now())));
+  return { deadline };
+});
+
+/** Waits for a loop or pipeline workflow's outcome; `cancelled` reads a cancelled one. */
+export async function outcomeOf<O>(
+  runId: string,
+  cancelled: (runId: string) => Promise<O>,
+): Promise<O> {
+  const status = await DBOS.getWorkflowStatus(runId);
+  if (!status) throw new DbosRunError('not_found', runId, `loopchart: no workflow '${runId}'`);
+  if (status.status === 'CANCELLED') return cancelled(runId);
+  try {
+    return (await DBOS.retrieveWorkflow<O>(runId).getResult()) as O;
+  } catch (error) {
+    const now = await DBOS.getWorkflowStatus(runId);
+    if (now?.status === 'CANCELLED') return cancelled(runId);
+    throw error;
+  }
+}
+
+/** The pause a workflow publishes now, or `null`. */
+export async function pendingOf<P>(runId: string): Promise<PublishedPause<P> | null> {
+  return DBOS.getEvent<PublishedPause<P>>(runId, PENDING_EVENT, 0);
+}
+
+/** The pause a run waits on (the one numbered `pause`, if given), or a `DbosRunError`. */
+export async function waitingPause<P>(runId: string, pause?: number): Promise<PublishedPause<P>> {
+  const status = await DBOS.getWorkflowStatus(runId);
+  if (!status) throw new DbosRunError('not_found', runId, `loopchart: no workflow '${runId}'`);
+  const current = status.status === 'PENDING' ? await pendingOf<P>(runId) : null;
+  if (!current) {
+    throw new DbosRunError(
+      'not_waiting',
+      runId,
+      `loopchart: run '${runId}' is ${status.status.toLowerCase()} and waits for no answer`,
+    );
+  }
+  if (pause !== undefined && pause !== current.pause) {
+    throw new DbosRunError(
+      'not_waiting',
+      runId,
+      `loopchart: run '${runId}' is at pause #${current.pause}, not #${pause}: the answer was not sent`,
+    );
+  }
+  return current;
+}

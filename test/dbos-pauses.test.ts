@@ -1,0 +1,146 @@
+/**
+ * Pauses, retry waits and cancellation of loop runs on DBOS, across real processes
+ * (test/dbos/dbosChild.mjs) on a database of their own: a review pause answered from another
+ * process (and malformed or stale answers refused there), a retry wait interrupted by SIGKILL that
+ * waits only its remainder once the restarted process recovers its own run, and a run cancelled
+ * through DBOS that reads as `aborted`.
+ */
+import type { LoopOutcome } from 'loopchart';
+import { describe, expect, it } from 'vitest';
+import { readJournals } from './dbos/dbosHarness.js';
+import { dbosTestbed } from './dbos/dbosTestbed.js';
+import { postgresReachable } from './support/postgresServer.js';
+
+const reachable = await postgresReachable();
+const bed = dbosTestbed('pauses', reachable);
+const RETRY_MS = 4000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const start = (executor: string) => bed.start(executor, { RETRY_MS: String(RETRY_MS) });
+const until = async <T>(read: () => Promise<T | undefined> | T | undefined, ms = 20_000) => {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined && value !== null) return value;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await sleep(25);
+  }
+};
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'sent',
+    (error: { code?: string }) => error.code,
+  );
+
+describe.runIf(reachable)('loop runs on DBOS that wait', () => {
+  it('publishes a review pause and takes its answer from another process', async () => {
+    const [a, b] = [await start('pa'), await start('pb')];
+    const input = { name: 'memo', refines: 0 };
+    await a.command('start', { loop: 'reviewed', runId: 'review-1', input });
+    const { pending } = await until(async () => {
+      const read = await b.command<{
+        pending: {
+          pause: number;
+          state: string;
+          pending: { kind: string; candidate: unknown };
+        } | null;
+      }>('pending', { loop: 'reviewed', runId: 'review-1' });
+      return read.pending ? read : undefined;
+    });
+    expect(pending).toMatchObject({
+      pause: 1,
+      state: 'awaitingReview',
+      pending: { kind: 'review', candidate: 'draft 1 of memo' },
+    });
+
+    const answer = (event: unknown, pause?: number) =>
+      refusal(b.command('answer', { loop: 'reviewed', runId: 'review-1', event, pause }));
+    expect(await answer({ type: 'clarification.answer', answer: 'x' })).toBe('refused');
+    expect(await answer({ type: 'review.modify' })).toBe('refused');
+    expect(await answer('continue')).toBe('refused');
+    expect(await answer({ type: 'review.continue' }, 7)).toBe('not_waiting');
+    // sent around answer(), straight to the topic: the workflow drops it and keeps waiting
+    await b.command('send', {
+      runId: 'review-1',
+      message: { event: { type: 'review.modify' }, pause: 1 },
+    });
+    await b.command('send', {
+      runId: 'review-1',
+      message: { event: { type: 'review.continue' }, pause: 2 },
+    });
+    await sleep(300);
+    const still = await b.command<{ pending: { pause: number } | null }>('pending', {
+      loop: 'reviewed',
+      runId: 'review-1',
+    });
+    expect(still.pending).toMatchObject({ pause: 1 });
+    expect(await answer({ type: 'review.continue' }, 1)).toBe('sent');
+
+    const { outcome } = await a.command<{ outcome: LoopOutcome }>('outcome', {
+      loop: 'reviewed',
+      runId: 'review-1',
+    });
+    expect(outcome).toMatchObject({ status: 'proceed', candidate: 'draft 1 of memo', attempts: 1 });
+    expect(await answer({ type: 'review.continue' }, 1)).toBe('not_waiting');
+    expect(
+      await refusal(
+        b.command('answer', {
+          loop: 'reviewed',
+          runId: 'nope',
+          event: { type: 'review.continue' },
+        }),
+      ),
+    ).toBe('not_found');
+  }, 60_000);
+
+  it('waits out only the remainder of a retry wait after a SIGKILL and a restart', async () => {
+    const victim = await start('retry');
+    await victim.command('start', {
+      loop: 'retrying',
+      runId: 'retry-1',
+      input: { name: 'r', refines: 0 },
+    });
+    const first = await until(() =>
+      readJournals(bed.base, ['retry']).find((e) => e.runId === 'retry-1' && e.attempt === 1),
+    );
+    await sleep(1000);
+    await victim.kill();
+    const restarted = await start('retry'); // DBOS.launch() recovers this executor's own runs
+    const { outcome } = await restarted.command<{ outcome: LoopOutcome }>('outcome', {
+      loop: 'retrying',
+      runId: 'retry-1',
+    });
+    // recovery puts the run back on DBOS's internal queue: any live process may take it
+    const everyone = bed.processes.map((p) => p.executor);
+    const second = readJournals(bed.base, everyone).find(
+      (e) => e.runId === 'retry-1' && e.attempt === 2,
+    );
+    expect(outcome).toMatchObject({
+      status: 'proceed',
+      candidate: 'second time lucky',
+      attempts: 2,
+    });
+    const waited = (second?.at ?? 0) - first.at;
+    // the retry asked for 4 s from the first attempt; a fresh wait after recovery would end ≥ 5 s
+    expect(waited).toBeGreaterThanOrEqual(RETRY_MS - 50);
+    expect(waited).toBeLessThan(RETRY_MS + 900);
+  }, 60_000);
+
+  it('ends a run cancelled through DBOS as aborted, with the attempt it was in', async () => {
+    const [a, b] = [await start('ca'), await start('cb')];
+    await a.command('start', { loop: 'slow', runId: 'cancel-1', input: { name: 'c', refines: 0 } });
+    await until(() => readJournals(bed.base, ['ca']).find((e) => e.runId === 'cancel-1'));
+    await b.command('cancel', { loop: 'slow', runId: 'cancel-1' });
+    const { outcome } = await b.command<{ outcome: LoopOutcome }>('outcome', {
+      loop: 'slow',
+      runId: 'cancel-1',
+    });
+    expect(outcome).toMatchObject({
+      status: 'aborted',
+      ok: false,
+      attempts: 1,
+      error: { kind: 'aborted', state: 'attempting' },
+    });
+    expect(outcome.rationale).toMatch(/cancelled through DBOS while attempt was in flight/);
+    expect(outcome.trace.at(-1)).toMatchObject({ decision: 'aborted' });
+  }, 60_000);
+});

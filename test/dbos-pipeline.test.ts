@@ -1,0 +1,88 @@
+/**
+ * A diamond pipeline (top → left, right → bottom) on DBOS across real processes: the process
+ * running it is SIGKILLed while the non-idempotent `left` stage is in flight, another process
+ * recovers it with `recoverExecutor`; `left`'s loop ends `unknown_outcome` instead of acting twice,
+ * the pipeline pauses on the failed stage, and a retry answered from the other process completes it
+ * with every other stage's effect recorded once.
+ */
+import type { LoopOutcome } from 'loopchart';
+import type { PipelineOutcome } from 'loopchart/pipeline';
+import { describe, expect, it } from 'vitest';
+import { readJournals } from './dbos/dbosHarness.js';
+import { dbosTestbed } from './dbos/dbosTestbed.js';
+import { postgresReachable } from './support/postgresServer.js';
+
+const reachable = await postgresReachable();
+const bed = dbosTestbed('pipeline', reachable);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.runIf(reachable)('a diamond pipeline on DBOS', () => {
+  it('recovers a stage killed mid-flight honestly and completes after a retry', async () => {
+    const start = (executor: string) => bed.start(executor, { STEP_MS: '40' });
+    const [victim, rescuer] = [await start('pa'), await start('pb')];
+    await victim.command('start', { loop: 'diamond', runId: 'd1', input: 'q3' });
+    // kill it once `right`'s workflow has succeeded and `left` (25 times slower) is in flight
+    for (let i = 0; i < 500; i++) {
+      const left = readJournals(bed.base, ['pa']).filter((e) => e.loop === 'stage:left');
+      const right = await rescuer.command<{ status: string | null }>('status', {
+        runId: 'd1.right.1',
+      });
+      if (right.status === 'SUCCESS' && left.length === 1 && left[0]?.type === 'effect') break;
+      await sleep(10);
+    }
+    await victim.kill();
+    const atKill = readJournals(bed.base, ['pa']);
+    expect(atKill.filter((e) => e.loop === 'stage:left')).toHaveLength(1);
+    expect(atKill.some((e) => e.loop === 'stage:bottom')).toBe(false);
+
+    const recovered = await rescuer.command<{ ids: string[] }>('recover', { executor: 'pa' });
+    expect(recovered.ids).toEqual(expect.arrayContaining(['d1', 'd1.left.1']));
+
+    type Pause = { pause: number; state: string; pending: { reason: string } };
+    const readPause = async () =>
+      (
+        await rescuer.command<{ pending: Pause | null }>('pending', {
+          loop: 'diamond',
+          runId: 'd1',
+        })
+      ).pending;
+    let pause = await readPause();
+    for (let i = 0; i < 800 && !pause; i++) {
+      await sleep(25);
+      pause = await readPause();
+    }
+    expect(pause).toMatchObject({
+      state: 'layer2.stageFailed',
+      pending: { reason: 'stage_failed' },
+    });
+    const left1 = await rescuer.command<{ outcome: LoopOutcome }>('outcome', {
+      loop: 'slow',
+      runId: 'd1.left.1',
+    });
+    expect(left1.outcome).toMatchObject({
+      status: 'unknown_outcome',
+      error: { cause: { step: 'attempt' } },
+    });
+
+    await rescuer.command('answer', {
+      loop: 'diamond',
+      runId: 'd1',
+      event: { type: 'pipeline.retry', stage: 'left' },
+      pause: pause?.pause,
+    });
+    const { outcome } = await rescuer.command<{ outcome: PipelineOutcome }>('outcome', {
+      loop: 'diamond',
+      runId: 'd1',
+    });
+    expect(outcome).toMatchObject({ status: 'completed', ok: true });
+    expect(Object.keys(outcome.results).sort()).toEqual(['bottom', 'left', 'right', 'top']);
+
+    const effects = readJournals(bed.base, ['pa', 'pb']).filter((e) => e.type === 'effect');
+    const count = (stage: string) => effects.filter((e) => e.loop === `stage:${stage}`).length;
+    expect([count('top'), count('right'), count('bottom')]).toEqual([1, 1, 1]);
+    expect(effects.filter((e) => e.loop === 'stage:left').map((e) => e.runId)).toEqual([
+      'd1.left.1',
+      'd1.left.2',
+    ]);
+  }, 120_000);
+});
