@@ -11,6 +11,7 @@ import {
   healthQuerySchema,
   listQuerySchema,
 } from './apiSchemas.js';
+import { checkRegistered } from './checkRegistered.js';
 import { runDetail } from './runDetail.js';
 import { ListQueryError, listRuns } from './runList.js';
 import type { RunDetail, RunList } from './runSchemas.js';
@@ -40,13 +41,15 @@ export interface RunApi {
 
 /**
  * The run API over a store: list, show, health and (when enabled) answer. Every method replies
- * with data or a typed refusal and never throws for bad input or a store that fails.
+ * with data or a typed refusal and never throws for bad input or a store that fails; loops keyed
+ * by anything but their id throw `LoopConfigError` here, at creation.
  * @example const api = createRunApi({ store, loops: { invoice: invoiceLoop }, answers: true });
  *          const { status, body } = await api.show('invoice-42');
  */
 export function createRunApi(options: RunApiOptions): RunApi {
   const { store } = options;
   const registered = { loops: options.loops ?? {}, pipelines: options.pipelines ?? {} };
+  checkRegistered(registered.loops, registered.pipelines);
   const drives: Drives = new Set();
   const onRunError = options.onRunError ?? (() => {});
   const guard = async <T>(work: () => Promise<ApiReply<T>>): Promise<ApiReply<T>> => {
