@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -7,29 +7,20 @@ import { runLoop } from 'loopchart';
 import type { AnswerResponse, LoopRunDetail, RunList } from 'loopchart/serve';
 import { SqliteCheckpointStore } from 'loopchart/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileLibrary, removeLibrary } from './support/compileLibrary.js';
+import { compiledCli } from './support/compiledCli.js';
 import { askLoop, draftLoop } from './support/reviewLoops.js';
 
 // The SDK's own client spawns the real `loopchart mcp` (this checkout, compiled) over stdio.
 
 const dir = mkdtempSync(join(tmpdir(), 'loopchart-mcp-'));
 const db = join(dir, 'runs.db');
-let build: { base: string; lib: string };
+let cli: ReturnType<typeof compiledCli>;
 let client: Client;
-
-/** The same loops as test/support/reviewLoops.ts, as the module a user passes to --loops. */
-const loopsModule = (lib: string) => `
-import { clarificationRequest } from ${JSON.stringify(join(lib, 'index.js'))};
-export const loops = [
-  { id: 'draft', attempt: ({ input }) => 'draft of ' + input, validate: () => ({ valid: true }), review: { beforeProceed: true } },
-  { id: 'ask', attempt: ({ answers }) => answers.length === 0 ? clarificationRequest({ question: 'Which year?', options: ['2025', '2026'] }) : 'report for ' + answers[0].answer, validate: () => ({ valid: true }) },
-];
-`;
 
 async function connect(args: string[]): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [join(build.lib, 'cli/main.js'), 'mcp', '--db', db, ...args],
+    args: [cli.main, 'mcp', '--db', db, ...args],
     stderr: 'pipe',
   });
   const connected = new Client({ name: 'loopchart-test', version: '1' });
@@ -47,19 +38,16 @@ const call = async <T>(name: string, args: Record<string, unknown>) => {
 };
 
 beforeAll(async () => {
-  build = compileLibrary('mcp', ['index.ts', 'cli/main.ts', 'mcp/index.ts', 'sqlite/index.ts']);
-  // The CLI reads its version from the package.json above its folder.
-  copyFileSync(new URL('../package.json', import.meta.url), join(build.base, 'package.json'));
-  writeFileSync(join(dir, 'loops.mjs'), loopsModule(build.lib));
+  cli = compiledCli('mcp');
   const store = new SqliteCheckpointStore(db);
   await runLoop(draftLoop, 'memo', { store, runId: 'review' });
   await runLoop(askLoop, 'q3', { store, runId: 'question' });
   store.close();
-  client = await connect(['--loops', join(dir, 'loops.mjs'), '--answers']);
+  client = await connect(['--loops', cli.loops, '--answers']);
 }, 120_000);
 afterAll(async () => {
   await client?.close();
-  if (build) removeLibrary(build.base);
+  cli?.remove();
   rmSync(dir, { recursive: true, force: true });
 });
 
