@@ -290,9 +290,12 @@ describe('a server without a token', () => {
 
 describe('registered loops', () => {
   it('must be keyed by the id their runs are stored under: a LoopConfigError at creation names the entry', async () => {
-    const error = await serveRuns({ store, loops: { drafts: draftLoop }, token: TOKEN, port: 0 }).catch(
-      (e: unknown) => e,
-    );
+    const error = await serveRuns({
+      store,
+      loops: { drafts: draftLoop },
+      token: TOKEN,
+      port: 0,
+    }).catch((e: unknown) => e);
     expect((error as Error).name).toBe('LoopConfigError');
     expect((error as Error).message).toContain("loops.drafts: its id is 'draft'");
   });

@@ -79,16 +79,18 @@ export async function answerRun(
     () => ({ ok: true as const }),
     (error: unknown) => ({ ok: false as const, error }),
   );
+  let handedOff = false; // replied 202: a later failure reaches no one but onError
   const drive = settled.then((result) => {
     drives.delete(drive);
-    if (!result.ok) onError(runId, result.error);
+    if (!result.ok && handedOff) onError(runId, result.error);
   });
   drives.add(drive);
   const early = await Promise.race([firstSave, settled]);
   if (early && !early.ok) return replyForError(early.error);
   const checkpoint = first ?? (await store.load(runId)) ?? record;
   const { data: _, ...summary } = checkpoint;
-  if (!request.wait)
+  handedOff = !request.wait;
+  if (handedOff)
     return {
       ok: true,
       status: 202,
