@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runLoop } from 'loopchart';
+import { type CheckpointStore, MemoryCheckpointStore, runLoop } from 'loopchart';
 import {
   type AnswerResponse,
   type ApiError,
@@ -298,5 +298,50 @@ describe('registered loops', () => {
     }).catch((e: unknown) => e);
     expect((error as Error).name).toBe('LoopConfigError');
     expect((error as Error).message).toContain("loops.drafts: its id is 'draft'");
+  });
+});
+
+describe('a run that fails after its answer was accepted', () => {
+  it('is reported to log once the 202 went out; a refused answer is only the reply', async () => {
+    const memory = new MemoryCheckpointStore();
+    let failValidating = false;
+    const flaky: CheckpointStore = {
+      save: async (record) => {
+        if (failValidating && record.state === 'validating') throw new Error('disk full');
+        return memory.save(record);
+      },
+      load: (runId) => memory.load(runId),
+      list: (options) => memory.list(options),
+      delete: (runId) => memory.delete(runId),
+    };
+    await runLoop(draftLoop, 'memo', { store: flaky, runId: 'flaky' });
+    failValidating = true;
+    const lines: string[] = [];
+    const flakyServer = await serveRuns({
+      store: flaky,
+      loops: { draft: draftLoop },
+      token: TOKEN,
+      port: 0,
+      log: (line) => lines.push(line),
+    });
+    try {
+      const post = (event: unknown, ifSeq: number | undefined) =>
+        fetch(new URL('/api/runs/flaky/answer', flakyServer.url), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+          body: JSON.stringify({ event, ifSeq }),
+        });
+      const seq = (await memory.load('flaky'))?.seq;
+      const refused = await post({ type: 'clarification.answer', answer: 'x' }, seq);
+      expect(refused.status).toBe(409);
+      const accepted = await post({ type: 'review.retry', feedback: 'again' }, seq);
+      expect(accepted.status).toBe(202);
+      await flakyServer.close();
+      const failures = lines.filter((line) => line.startsWith('run '));
+      expect(failures).toHaveLength(1);
+      expect(failures[0]).toMatch(/^run flaky failed after an answer: .*disk full/);
+    } finally {
+      await flakyServer.close();
+    }
   });
 });
