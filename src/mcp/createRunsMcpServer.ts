@@ -2,7 +2,12 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ApiReply } from '../serve/apiReply.js';
-import { answerRequestSchema, healthQuerySchema, listQuerySchema } from '../serve/apiSchemas.js';
+import {
+  answerRequestSchema,
+  answerResponseSchema,
+  healthQuerySchema,
+  listQuerySchema,
+} from '../serve/apiSchemas.js';
 import { healthReportSchema } from '../serve/healthSchema.js';
 import { createRunApi, type RunApi, type RunApiOptions } from '../serve/runApi.js';
 import { runListSchema } from '../serve/runSchemas.js';
@@ -74,6 +79,7 @@ export function createRunsMcpServer(options: RunsMcpOptions): McpServer & { api:
         description:
           'Answer a run that waits for a person. Read it with show_run first and pass its seq as ifSeq (a run that moved on is refused, never answered by mistake). Events: {"type":"review.continue"} accepts the candidate; {"type":"review.modify","candidate":…} or {"input":…} replaces it; {"type":"review.retry","feedback":"…"} asks for another attempt; {"type":"review.abort"} stops; {"type":"clarification.answer","answer":…} answers a question (one of its options when it lists them). With wait=true it returns the run once it ends or pauses again.',
         inputSchema: answerRequestSchema.extend({ runId: runIdSchema }),
+        outputSchema: answerResponseSchema,
         annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
       },
       async ({ runId, ...request }) => toolResult(await api.answer(runId, request)),
