@@ -5,4 +5,5 @@ export { section as checkpoints } from './checkpoints.js';
 export { section as health } from './health.js';
 export { section as loops } from './loops.js';
 export { section as paths } from './paths.js';
+export { section as serve } from './serve.js';
 export { section as workers } from './workers.js';
