@@ -150,6 +150,13 @@ describe('GET /api/runs/{id}', () => {
     expect(body.outcome).not.toHaveProperty('trace');
   });
 
+  it('finds a run id with reserved characters, percent-encoded; bad encoding is 400', async () => {
+    await runLoop(draftLoop, 'x', { store, runId: 'team/a b?' });
+    const { status, body } = await get(`/api/runs/${encodeURIComponent('team/a b?')}`);
+    expect([status, body.runId]).toEqual([200, 'team/a b?']);
+    expect((await get('/api/runs/%E0%A4%A')).status).toBe(400);
+  });
+
   it('answers 404 for an unknown run', async () => {
     const { status, body } = await get('/api/runs/nobody');
     expect(status).toBe(404);

@@ -103,7 +103,10 @@ export async function serveRuns(options: ServeRunsOptions): Promise<RunsServer> 
           ? refuse(413, 'payload_too_large', `the body is larger than ${maxBodyBytes} bytes`)
           : refuse(400, 'bad_request', 'the body is not JSON');
       }
-      return api.answer(decodeURIComponent(answer[1] ?? ''), body.value);
+      const runId = decoded(answer[1]);
+      if (runId === undefined)
+        return refuse(400, 'bad_request', 'the run id is not valid percent-encoding');
+      return api.answer(runId, body.value);
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return refuse(
@@ -118,7 +121,12 @@ export async function serveRuns(options: ServeRunsOptions): Promise<RunsServer> 
     if (url.pathname === '/api/health') return api.health(query);
     if (url.pathname === '/api/openapi.json') return { raw: openApi };
     const run = /^\/api\/runs\/([^/]+)$/.exec(url.pathname);
-    if (run) return api.show(decodeURIComponent(run[1] ?? ''));
+    if (run) {
+      const runId = decoded(run[1]);
+      if (runId === undefined)
+        return refuse(400, 'bad_request', 'the run id is not valid percent-encoding');
+      return api.show(runId);
+    }
     return refuse(
       404,
       'not_found',
@@ -156,6 +164,14 @@ export async function serveRuns(options: ServeRunsOptions): Promise<RunsServer> 
       await api.drain();
     },
   };
+}
+
+function decoded(segment: string | undefined): string | undefined {
+  try {
+    return decodeURIComponent(segment ?? '');
+  } catch {
+    return undefined;
+  }
 }
 
 function queryOf(url: URL): Record<string, string> | undefined {
