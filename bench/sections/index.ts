@@ -7,3 +7,4 @@ export { section as dbos } from './dbos.js';
 export { section as health } from './health.js';
 export { section as loops } from './loops.js';
 export { section as paths } from './paths.js';
+export { section as serve } from './serve.js';

@@ -1,0 +1,107 @@
+import type { LoopEvent } from '../machines/loopEvents.js';
+import type { CheckpointRecord, CheckpointStore } from '../persistence/CheckpointStore.js';
+import { resumeLoop } from '../persistence/resumeLoop.js';
+import type { PipelineEvent } from '../pipeline/pipelineEvents.js';
+import type { AnyLoopConfig, PipelinePlan } from '../pipeline/pipelinePlan.js';
+import { resumePipeline } from '../pipeline/runPipeline.js';
+import { type ApiReply, refuse, replyForError } from './apiReply.js';
+import type { AnswerRequest, AnswerResponse } from './apiSchemas.js';
+import { observedStore } from './observedStore.js';
+import { pipelineRecordOf, runDetail } from './runDetail.js';
+
+/** The loops and pipelines a server may drive, by machine id (a loop's `id`, a plan's `id`). */
+export interface Registered {
+  loops: Readonly<Record<string, AnyLoopConfig>>;
+  pipelines: Readonly<Record<string, PipelinePlan>>;
+}
+
+/** Runs the server drives after an answer, so `close` can wait for them. */
+export type Drives = Set<Promise<unknown>>;
+
+/**
+ * Applies a checked answer to a paused run through `resumeLoop` (or `resumePipeline`), pinned to
+ * `ifSeq`. Replies once the first checkpoint after the answer is saved (the answer took), or
+ * with `wait` once the run ends or pauses again; a refusal replies with its typed error and the
+ * row unchanged. The run goes on in `drives` after the reply; `onError` hears how it failed.
+ */
+export async function answerRun(
+  store: CheckpointStore,
+  registered: Registered,
+  runId: string,
+  request: AnswerRequest,
+  drives: Drives,
+  onError: (runId: string, error: unknown) => void,
+): Promise<ApiReply<AnswerResponse>> {
+  const record = await store.load(runId);
+  if (!record) return refuse(404, 'not_found', `no run '${runId}'`);
+  if (record.seq !== request.ifSeq) {
+    return refuse(
+      409,
+      'conflict',
+      `run '${runId}' is at checkpoint #${record.seq}, not #${request.ifSeq} (ifSeq): it moved on since that pause; read it again`,
+    );
+  }
+  if (record.status !== 'paused') {
+    return refuse(
+      409,
+      'not_waiting',
+      `run '${runId}' is ${record.status} (${record.state}), not paused for an answer`,
+    );
+  }
+  const pipeline = pipelineRecordOf(record.data) !== undefined;
+  const config = pipeline
+    ? registered.pipelines[record.machineId]
+    : registered.loops[record.machineId];
+  if (!config) {
+    const kind = pipeline ? 'pipeline' : 'loop';
+    return refuse(
+      422,
+      'unknown_loop',
+      `no ${kind} '${record.machineId}' is registered with this server, so it cannot drive run '${runId}' (register it under ${kind}s)`,
+    );
+  }
+  let first: CheckpointRecord | undefined;
+  let saved: () => void = () => {};
+  const firstSave = new Promise<void>((resolve) => {
+    saved = resolve;
+  });
+  // A restored run first saves its pause again: the answer took once a save shows it moved on.
+  const view = observedStore(store, request.ifSeq, (next) => {
+    if (first || (next.status === record.status && next.state === record.state)) return;
+    first = next;
+    saved();
+  });
+  const options = { store: view, runId, ifSeq: request.ifSeq };
+  const run: Promise<unknown> = pipeline
+    ? resumePipeline(config as PipelinePlan, { ...options, event: request.event as PipelineEvent })
+    : resumeLoop(config as AnyLoopConfig, { ...options, event: request.event as LoopEvent });
+  const settled = run.then(
+    () => ({ ok: true as const }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+  let handedOff = false; // replied 202: a later failure reaches no one but onError
+  const drive = settled.then((result) => {
+    drives.delete(drive);
+    if (!result.ok && handedOff) onError(runId, result.error);
+  });
+  drives.add(drive);
+  const early = await Promise.race([firstSave, settled]);
+  if (early && !early.ok) return replyForError(early.error);
+  const checkpoint = first ?? (await store.load(runId)) ?? record;
+  const { data: _, ...summary } = checkpoint;
+  handedOff = !request.wait;
+  if (handedOff)
+    return {
+      ok: true,
+      status: 202,
+      body: { accepted: true, runId, checkpoint: summary, run: null },
+    };
+  const result = await settled;
+  if (!result.ok) return replyForError(result.error);
+  const latest = await store.load(runId);
+  return {
+    ok: true,
+    status: 200,
+    body: { accepted: true, runId, checkpoint: summary, run: latest ? runDetail(latest) : null },
+  };
+}

@@ -1,0 +1,94 @@
+import { loopView } from '../machines/loopView.js';
+import { isCheckpointError } from '../persistence/CheckpointError.js';
+import type { CheckpointRecord } from '../persistence/CheckpointStore.js';
+import { decodeCheckpoint } from '../persistence/checkpointFormat.js';
+import type { PipelineContext } from '../pipeline/pipelineContext.js';
+import { PIPELINE_RECORD_FORMAT, type PipelineRecord } from '../pipeline/pipelineRecord.js';
+import type { LoopRunDetail, RunDetail } from './runSchemas.js';
+
+const REVIEW_EVENTS = ['review.continue', 'review.modify', 'review.retry', 'review.abort'];
+const PIPELINE_EVENTS = [
+  'pipeline.continue',
+  'pipeline.retry',
+  'pipeline.modify',
+  'pipeline.abort',
+];
+
+/**
+ * What the run API shows of a stored run: a loop's pending question, outcome, `LoopError` and
+ * trace, a pipeline's stages and pause, or why the record cannot be read. Never throws.
+ * @example const detail = runDetail(await store.load('invoice-42'));
+ */
+export function runDetail(record: CheckpointRecord): RunDetail {
+  const { data: _, ...row } = record;
+  const pipeline = pipelineRecordOf(record.data);
+  if (pipeline) return pipelineDetail(row, pipeline);
+  try {
+    const checkpoint = decodeCheckpoint(record);
+    const view = loopView(checkpoint);
+    const output = checkpoint.snapshot.output as Record<string, unknown> | undefined;
+    const { trace: _trace, error, ...outcome } = output ?? {};
+    const pending = row.status === 'paused' ? (checkpoint.pending ?? null) : null;
+    return {
+      kind: 'loop',
+      ...row,
+      pending,
+      answerWith: pending
+        ? [
+            ...(pending.kind === 'clarification' ? ['clarification.answer'] : REVIEW_EVENTS),
+            'loop.abort',
+          ]
+        : [],
+      outcome: output ? (outcome as LoopRunDetail['outcome']) : null,
+      error: (error ?? null) as LoopRunDetail['error'],
+      progress: {
+        iterations: view?.iterations ?? 0,
+        attempts: view?.attempts ?? 0,
+        cost: view?.cost ?? 0,
+      },
+      trace: checkpoint.trace,
+    };
+  } catch (error) {
+    const code = isCheckpointError(error) ? error.code : 'corrupt';
+    const message = error instanceof Error ? error.message : String(error);
+    return { kind: 'unreadable', ...row, problem: { code, message } };
+  }
+}
+
+function pipelineDetail(row: Omit<CheckpointRecord, 'data'>, record: PipelineRecord): RunDetail {
+  const context = (record.context ?? {}) as Partial<PipelineContext>;
+  const stages = Object.fromEntries(
+    Object.entries(context.stages ?? {}).map(([id, stage]) => [
+      id,
+      {
+        status: stage.status,
+        layer: stage.layer,
+        runs: stage.runs,
+        iterations: stage.iterations,
+        attempts: stage.attempts,
+        cost: stage.cost,
+        ...(stage.loopStatus === undefined ? {} : { loopStatus: stage.loopStatus }),
+        ...(stage.note === undefined ? {} : { note: stage.note }),
+      },
+    ]),
+  );
+  const paused = record.status === 'paused' && context.pause;
+  return {
+    kind: 'pipeline',
+    ...row,
+    pipelineStatus: record.status,
+    pause: paused ? (context.pause ?? null) : null,
+    answerWith: paused ? PIPELINE_EVENTS : [],
+    stages,
+  };
+}
+
+/** A pipeline's record (runPipeline saves to the same stores), or undefined for anything else. */
+export function pipelineRecordOf(data: string): PipelineRecord | undefined {
+  try {
+    const value = JSON.parse(data) as Partial<PipelineRecord> | null;
+    return value?.format === PIPELINE_RECORD_FORMAT ? (value as PipelineRecord) : undefined;
+  } catch {
+    return undefined;
+  }
+}

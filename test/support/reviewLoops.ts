@@ -1,0 +1,19 @@
+import { clarificationRequest, type LoopConfig } from 'loopchart';
+
+/** A loop that pauses for a review before it proceeds: `review.continue` finishes it. */
+export const draftLoop = {
+  id: 'draft',
+  attempt: ({ input }: { input: string }) => `draft of ${input}`,
+  validate: () => ({ valid: true as const }),
+  review: { beforeProceed: true },
+} satisfies LoopConfig<string, string>;
+
+/** A loop whose attempt asks which year, with two options, and then uses the answer. */
+export const askLoop = {
+  id: 'ask',
+  attempt: ({ answers }) =>
+    answers.length === 0
+      ? clarificationRequest({ question: 'Which year?', options: ['2025', '2026'] })
+      : `report for ${String(answers[0]?.answer)}`,
+  validate: () => ({ valid: true as const }),
+} satisfies LoopConfig<string, string>;
