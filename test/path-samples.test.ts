@@ -281,7 +281,7 @@ describe('typed samples', () => {
       again?.outcome && { ...again.outcome, trace: first?.outcome.trace },
     );
     expect(first?.outcome).toMatchObject({ status: 'proceed' });
-    expect((first?.outcome as { candidate?: Draft }).candidate).toMatchObject({
+    expect((first?.outcome as { candidate?: Draft } | undefined)?.candidate).toMatchObject({
       words: expect.any(Array),
       cites: expect.any(Number),
     });

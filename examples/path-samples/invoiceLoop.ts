@@ -1,4 +1,4 @@
-import { createLoopMachine, type LoopConfig, transientFailure } from 'loopchart';
+import { createLoopMachine, type LoopConfig, type LoopOutcome, transientFailure } from 'loopchart';
 
 /** What the loop is asked: the OCR text of an invoice, and a hint after a failed reading. */
 export interface InvoiceText {
@@ -32,8 +32,13 @@ export const invoiceSteps = {
   attempt: ({ input }) => readTotal(input),
   validate: ({ lines, total }) => {
     if (lines.length === 0) {
-      return { valid: false, error: { severity: 'fundamental', message: 'no line items: not an invoice' } };
+      return {
+        valid: false,
+        error: { severity: 'fundamental', message: 'no line items: not an invoice' },
+      };
     }
+    // a negative total is wrong, but nothing here says how to read it right
+    if (total < 0) return { valid: false };
     const sum = cents(lines.reduce((a, b) => a + b, 0));
     if (sum === total) return { valid: true };
     return {
@@ -55,3 +60,19 @@ export const invoiceSteps = {
 
 /** The invoice loop: read a total, check it against the lines, retry with a hint, else sum the lines. */
 export const invoiceLoop = createLoopMachine<InvoiceText, InvoiceTotal>(invoiceSteps);
+
+/** The application's side: what it does with every way the invoice loop can end. */
+export function handleInvoice(outcome: LoopOutcome<InvoiceTotal>): string {
+  switch (outcome.status) {
+    case 'proceed':
+      return `book ${outcome.candidate.total.toFixed(2)}`;
+    case 'fallback':
+      return `book ${outcome.candidate.total.toFixed(2)}, the sum of ${outcome.candidate.lines.length} lines`;
+    case 'empty':
+      return `nothing to book: ${outcome.empty.reason}`;
+    default: {
+      const last = outcome.partial ? `; last reading ${outcome.partial.total.toFixed(2)}` : '';
+      return `escalate (${outcome.status}: ${outcome.error.message}${last})`;
+    }
+  }
+}
