@@ -1,27 +1,13 @@
-import { createLoopMachine, type LoopConfig, type LoopOutcome, transientFailure } from 'loopchart';
+import { createLoopMachine, type LoopConfig, type LoopOutcome } from 'loopchart';
+import {
+  type InvoiceText,
+  type InvoiceTotal,
+  readTotal,
+} from '../model-based-testing/invoiceTotalLoop.js';
 
-/** What the loop is asked: the OCR text of an invoice, and a hint after a failed reading. */
-export interface InvoiceText {
-  text: string;
-  hint?: string;
-}
-
-/** What an attempt proposes: the line items and the total it read. */
-export interface InvoiceTotal {
-  lines: number[];
-  total: number;
-}
+export type { InvoiceText, InvoiceTotal };
 
 const cents = (amount: number) => Math.round(amount * 100) / 100;
-
-// A stand-in for a model call; path tests script it, so it never runs there.
-async function readTotal({ text, hint }: InvoiceText): Promise<InvoiceTotal> {
-  if (text.length === 0)
-    throw transientFailure('the OCR service is warming up', { effect: 'none' });
-  const amounts = [...text.matchAll(/\d+\.\d\d/g)].map((match) => Number(match[0]));
-  const lines = hint ? amounts.slice(0, -1) : amounts;
-  return { lines, total: amounts.at(-1) ?? 0 };
-}
 
 /** The invoice loop's steps: the user's own code, which path tests run for real. */
 export const invoiceSteps = {
