@@ -8,7 +8,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const thisFile = readFileSync(new URL(import.meta.url), 'utf8');
 const snippet = /\/\/ README:start\n([\s\S]*?)\/\/ README:end/.exec(thisFile)?.[1]?.trim();
-const startedAt = performance.now();
 
 // README:start
 import { getLoopPaths, transitionCoverage } from 'loopchart/testing';
@@ -39,12 +38,10 @@ describe('the path-samples example', () => {
     expect(snippet?.split('\n').length).toBeLessThanOrEqual(15);
   });
 
-  it('ran the whole block, every path of a loop with maxRetries 3, fallback and review, within 10 s', () => {
-    const elapsed = performance.now() - startedAt;
-    console.log(`path-samples README block: ${(elapsed / 1000).toFixed(1)} s`);
+  // how long the block takes is a benchmark, not a test: `npm run bench -- pathSamples`
+  it('suites a loop with maxRetries 3, a fallback and review', () => {
     expect(invoiceSteps).toMatchObject({ maxRetries: 3, review: { beforeProceed: true } });
     expect(invoiceSteps.fallback).toBeTypeOf('function');
-    expect(elapsed).toBeLessThan(10_000);
   });
 
   it('shows why: the scripted paths feed values the handler cannot cope with', async () => {

@@ -287,6 +287,16 @@ describe('typed samples', () => {
     });
   });
 
+  it('types samples and outcomes as the loop input and candidate types', () => {
+    const paths = getLoopPaths(loop, { input, samples: all });
+    expectTypeOf(paths).toEqualTypeOf<LoopPath<Draft>[]>();
+    // @ts-expect-error a candidate sample must be a Draft
+    getLoopPaths(loop, { input, samples: { candidates: { valid: 'a string' } } });
+    // @ts-expect-error a refined input must be an Ask
+    getLoopPaths(loop, { input, samples: { refined: (n: number) => ({ task: n }) } });
+    expect(paths.every((path) => path.skipped === undefined)).toBe(true);
+  });
+
   it('needs the first input with samples', () => {
     let thrown: unknown;
     try {

@@ -3,5 +3,6 @@
 
 export { section as checkpoints } from './checkpoints.js';
 export { section as loops } from './loops.js';
+export { section as pathSamples } from './pathSamples.js';
 export { section as paths } from './paths.js';
 export { section as workers } from './workers.js';

@@ -88,14 +88,10 @@ export interface LoopPath<C = unknown> {
  *            it(path.description, () => path.replay());
  *          }
  */
-export function getLoopPaths<I, C>(
+export function getLoopPaths<I, C, O extends LoopPathOptions<I, C> = LoopPathOptions<I, C>>(
   machine: LoopMachine<I, C>,
-  options: LoopPathOptions<I, C> & { samples: LoopSamples<I, C> },
-): LoopPath<C>[];
-export function getLoopPaths<I, C>(
-  machine: LoopMachine<I, C>,
-  options?: LoopPathOptions<I, unknown>,
-): LoopPath<unknown>[];
+  options?: O,
+): LoopPath<O extends { samples: object } ? C : unknown>[];
 export function getLoopPaths<I, C>(
   machine: LoopMachine<I, C>,
   options: LoopPathOptions<I, C> = {},
