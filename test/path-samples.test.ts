@@ -297,6 +297,26 @@ describe('typed samples', () => {
     expect(paths.every((path) => path.skipped === undefined)).toBe(true);
   });
 
+  it('answers the clarification question with the sampled answer, which the real validate sees', async () => {
+    const heard: unknown[] = [];
+    const validate: LoopConfig<Ask, Draft>['validate'] = (draft, ctx) => {
+      heard.push((ctx as unknown as { answers: unknown }).answers);
+      return goodSteps.validate(draft);
+    };
+    const steps = { ...goodSteps, validate };
+    const path = getLoopPaths(createLoopMachine<Ask, Draft>({ ...steps, maxRetries: 1 }), {
+      input,
+      samples: { ...samples, answer: (n) => `fiscal year 2025 (asked on attempt ${n})` },
+      realSteps: steps,
+    }).find(
+      (p) => p.description === 'attempt: asks a question → answer → attempt → valid ⇒ proceed',
+    );
+    await expect(path?.replay()).resolves.toMatchObject({ outcome: { status: 'proceed' } });
+    expect(heard).toEqual([
+      [{ question: 'Which fiscal year?', answer: 'fiscal year 2025 (asked on attempt 1)' }],
+    ]);
+  });
+
   it('needs the first input with samples', () => {
     let thrown: unknown;
     try {
