@@ -6,5 +6,6 @@ export { section as checkpoints } from './checkpoints.js';
 export { section as dbos } from './dbos.js';
 export { section as health } from './health.js';
 export { section as loops } from './loops.js';
+export { section as pathSamples } from './pathSamples.js';
 export { section as paths } from './paths.js';
 export { section as serve } from './serve.js';

@@ -12,8 +12,8 @@ export interface InvoiceTotal {
   total: number;
 }
 
-// A stand-in for a model call; path tests script every step, so it never runs there.
-async function readTotal({ text, hint }: InvoiceText): Promise<InvoiceTotal> {
+/** A stand-in for a model call; path tests script it, so it never runs there. */
+export async function readTotal({ text, hint }: InvoiceText): Promise<InvoiceTotal> {
   if (text.length === 0)
     throw transientFailure('the OCR service is warming up', { effect: 'none' });
   const amounts = [...text.matchAll(/\d+\.\d\d/g)].map((match) => Number(match[0]));

@@ -1,14 +1,19 @@
 import type { AnyMachineSnapshot, AnyStateMachine } from 'xstate';
 import { getShortestPaths, getSimplePaths } from 'xstate/graph';
+import { LoopConfigError } from '../LoopConfigError.js';
 import type { LoopMachine } from '../machines/loopMachine.js';
+import type { LoopOutcome } from '../outcome.js';
 import type { LoopStatus } from '../statuses.js';
+import type { LoopSamples } from './loopSamples.js';
 import { createLoopStateKey } from './loopStateKey.js';
-import { type LoopReplay, replayLoopPath } from './replayLoopPath.js';
+import type { RealSteps } from './realiseLoopPath.js';
+import { type LoopPathStepState, type LoopReplay, replayLoopPath } from './replayLoopPath.js';
+import { replayWithSamples, stepHook } from './replayWithSamples.js';
 import { labelOf, stepEvents } from './stepEvents.js';
 import { type DryRun, dryRun } from './takenTransitions.js';
 
-/** How to enumerate a loop's paths. */
-export interface LoopPathOptions<I = unknown> {
+/** How to enumerate a loop's paths, and what each replay feeds, runs and checks. */
+export interface LoopPathOptions<I = unknown, C = unknown> {
   /** The loop's first input. Default `{ task: 'summarise the memo' }`. */
   input?: I;
   /** `'shortest'` (default): one shortest path per reachable end; `'simple'`: every simple path. */
@@ -27,8 +32,26 @@ export interface LoopPathOptions<I = unknown> {
    * progress, so the number of paths grows linearly with `maxRetries` and stays small.
    */
   everyCycle?: boolean;
-  /** The candidate the scripted attempt returns on attempt `n`. Default `` `draft ${n}` ``. */
+  /** The candidate the scripted attempt returns on attempt `n` when no `samples` are given. Default `` `draft ${n}` ``. */
   candidate?: (attempt: number) => unknown;
+  /**
+   * The values the paths feed, typed as the loop's `I` and `C`. With samples, loopchart feeds only
+   * values you gave: a path that needs a sample you did not give is `skipped` and its replay fails
+   * saying which. Requires `input`.
+   */
+  samples?: LoopSamples<I, C>;
+  /**
+   * Your real `validate`, `refine`, `fallback` and `classifyFailure` (pass the loop's config) to run
+   * on the samples instead of scripting them; the attempt stays scripted. A step you leave out is
+   * scripted, except `refine`, which then keeps the input as a loop without one does.
+   */
+  realSteps?: RealSteps<I, C>;
+  /** How long a real step may take before its replay fails (default 5000 ms). */
+  realStepTimeoutMs?: number;
+  /** Runs after every event of every replay, on the state the loop settled in. */
+  onStep?: (step: LoopPathStepState<I, C>, path: LoopPath<C>) => unknown;
+  /** Runs on the outcome of every replay: "my handler copes with every way this loop ends". */
+  onOutcome?: (outcome: LoopOutcome<C>, path: LoopPath<C>) => unknown;
 }
 
 /** One event of a path, and where it left the loop. */
@@ -50,6 +73,8 @@ export interface LoopPath<C = unknown> {
   steps: LoopPathStep[];
   /** The `transitionId`s the path takes (computed on first use). */
   readonly transitions: string[];
+  /** With `samples`: why the path cannot be replayed (the samples it needs and lacks), else undefined. */
+  readonly skipped: string | undefined;
   /** Runs the real machine along the path with scripted steps; throws `LoopPathMismatchError` on any disagreement. */
   replay(): Promise<LoopReplay<C>>;
 }
@@ -57,16 +82,27 @@ export interface LoopPath<C = unknown> {
 /**
  * Enumerates the transition paths of a loop machine with `xstate/graph`, feeding realistic
  * done/error events for each invoked step and the human events of paused loops, each path ending
- * in a terminal status.
+ * in a terminal status. With `samples` (and `realSteps`), a replay feeds your values and runs your
+ * steps, so its outcome is typed as your candidate type.
  * @example for (const path of getLoopPaths(createLoopMachine(config))) {
  *            it(path.description, () => path.replay());
  *          }
  */
+export function getLoopPaths<I, C, O extends LoopPathOptions<I, C> = LoopPathOptions<I, C>>(
+  machine: LoopMachine<I, C>,
+  options?: O,
+): LoopPath<O extends { samples: object } ? C : unknown>[];
 export function getLoopPaths<I, C>(
   machine: LoopMachine<I, C>,
-  options: LoopPathOptions<I> = {},
+  options: LoopPathOptions<I, C> = {},
 ): LoopPath<C>[] {
   const logic = machine as unknown as AnyStateMachine;
+  if ((options.samples || options.realSteps) && !('input' in options)) {
+    throw new LoopConfigError(
+      "input: getLoopPaths with samples or realSteps needs the loop's first input (loopchart invents no value of your input type)",
+      [],
+    );
+  }
   const input = 'input' in options ? options.input : { task: 'summarise the memo' };
   const policy = {
     detours: options.detours ?? 1,
@@ -87,13 +123,14 @@ export function getLoopPaths<I, C>(
     logic,
     traversal as Parameters<typeof getShortestPaths<AnyStateMachine>>[1],
   );
-  return found.map((path) => toLoopPath<C>(logic, input, path.steps));
+  return found.map((path) => toLoopPath<I, C>(logic, input, path.steps, options));
 }
 
-function toLoopPath<C>(
+function toLoopPath<I, C>(
   machine: AnyStateMachine,
   input: unknown,
   steps: ReadonlyArray<{ event: { type: string }; state: AnyMachineSnapshot }>,
+  options: LoopPathOptions<I, C>,
 ): LoopPath<C> {
   const status = steps.at(-1)?.state.value as LoopStatus;
   const visible = steps.slice(1).map(
@@ -110,13 +147,27 @@ function toLoopPath<C>(
     expected ??= dryRun(machine, input, events);
     return expected;
   };
-  return {
+  const plan = { machine, input, description, status, events, expected: run };
+  const withSamples =
+    options.samples || options.realSteps ? replayWithSamples(plan, visible, options) : undefined;
+  const path: LoopPath<C> = {
     description,
     status,
     steps: visible,
     get transitions() {
       return run().transitions;
     },
-    replay: () => replayLoopPath<C>({ machine, input, description, status, events, expected: run }),
+    skipped: withSamples?.skipped,
+    replay: async () => {
+      const replay = withSamples
+        ? await withSamples.replay(path)
+        : await replayLoopPath<C>({
+            ...plan,
+            ...(options.onStep ? { onStep: stepHook(options.onStep, visible, path) } : {}),
+          });
+      await options.onOutcome?.(replay.outcome, path);
+      return replay;
+    },
   };
+  return path;
 }

@@ -91,7 +91,7 @@ function keyOf(snapshot: AnyMachineSnapshot, detours: Detours, policy: EventPoli
 }
 
 /** The row of the decision table a verdict falls in. */
-function verdictClass(verdict: Verdict | undefined): string {
+export function verdictClass(verdict: Verdict | undefined): string {
   if (verdict === undefined) return 'none';
   if ('malformed' in verdict) return 'malformed';
   if (verdict.valid) return 'valid';

@@ -28,6 +28,20 @@ export interface ReplayPlan {
   events: readonly EventObject[];
   /** The same events sent straight to the machine: what the real run must match. */
   expected: () => DryRun;
+  /** Called on the state after each event (`index` 0 is the first event's). */
+  onStep?: (index: number, snapshot: AnyMachineSnapshot) => unknown;
+}
+
+/** The state a loop settled in after one event of a path, as `onStep` sees it. */
+export interface LoopPathStepState<I = unknown, C = unknown> {
+  /** The index of the event in `path.steps`. */
+  index: number;
+  label: string;
+  state: string;
+  input: I;
+  candidate: C | undefined;
+  attempts: number;
+  iterations: number;
 }
 
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -80,6 +94,7 @@ export async function replayLoopPath<C>(plan: ReplayPlan): Promise<LoopReplay<C>
     for (const [index, event] of events.entries()) {
       await settle();
       expectAt(index);
+      if (index > 0) await plan.onStep?.(index - 1, actor.getSnapshot());
       const invoked = invokeIdOf(event.type);
       if (invoked) {
         const [, kind, id = ''] = invoked;
@@ -94,6 +109,7 @@ export async function replayLoopPath<C>(plan: ReplayPlan): Promise<LoopReplay<C>
     }
     await settle();
     expectAt(events.length);
+    if (events.length > 0) await plan.onStep?.(events.length - 1, actor.getSnapshot());
     const snapshot = actor.getSnapshot();
     const problem = checkRun(snapshot, plan, visited);
     if (problem) throw mismatch(-1, problem);

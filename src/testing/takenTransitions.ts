@@ -74,6 +74,18 @@ export interface DryRun {
 const never = fromPromise<unknown, unknown>(() => new Promise<never>(() => {}));
 const inertCopies = new WeakMap<AnyStateMachine, AnyStateMachine>();
 
+/** The machine with its steps replaced by ones that never settle: events drive it synchronously. */
+export function inertCopy(machine: AnyStateMachine): AnyStateMachine {
+  let inert = inertCopies.get(machine);
+  if (!inert) {
+    inert = machine.provide({
+      actors: Object.fromEntries(STEP_ACTORS.map((name) => [name, never])),
+    });
+    inertCopies.set(machine, inert);
+  }
+  return inert;
+}
+
 /**
  * Sends a path's events (done/error events included) straight to the machine, its steps
  * replaced by ones that never settle: synchronous, nothing runs, every transition is recorded.
@@ -83,13 +95,7 @@ export function dryRun(
   input: unknown,
   events: readonly EventObject[],
 ): DryRun {
-  let inert = inertCopies.get(machine);
-  if (!inert) {
-    inert = machine.provide({
-      actors: Object.fromEntries(STEP_ACTORS.map((name) => [name, never])),
-    });
-    inertCopies.set(machine, inert);
-  }
+  const inert = inertCopy(machine);
   const recorder = transitionRecorder(inert);
   const actor = createActor(inert, { input: { input }, inspect: recorder.inspect });
   actor.start();

@@ -12,19 +12,33 @@ export interface TransitionCoverage {
   uncovered: GraphEdge[];
   /** Top-level final states no path ends in. */
   unreachedFinals: string[];
+  /** Paths left out for want of a sample (`path.skipped`): they cover nothing. */
+  skipped: Array<{ path: string; reason: string }>;
+}
+
+/** What coverage reads of a path. */
+export interface CoveredPath {
+  readonly transitions: readonly string[];
+  readonly status: string;
+  readonly description?: string;
+  readonly skipped?: string | undefined;
 }
 
 /**
  * Measures which transitions of a machine (as `machineGraph` lists them) a set of paths takes,
- * and which final states none reaches.
+ * and which final states none reaches; paths skipped for want of a sample count for nothing and are listed.
  * @example const coverage = transitionCoverage(machine, paths);
  *          expect(coverage.uncovered).toEqual([]);
  */
 export function transitionCoverage(
   machine: unknown,
-  paths: ReadonlyArray<{ readonly transitions: readonly string[]; readonly status: string }>,
+  allPaths: ReadonlyArray<CoveredPath>,
 ): TransitionCoverage {
   const graph = machineGraph(machine as AnyStateMachine);
+  const paths = allPaths.filter((path) => path.skipped === undefined);
+  const skipped = allPaths.flatMap(({ description, skipped: reason }) =>
+    reason === undefined ? [] : [{ path: description ?? '', reason }],
+  );
   const taken = new Set(paths.flatMap((path) => path.transitions));
   const byTransition = new Map<string, GraphEdge[]>();
   for (const edge of graph.edges) {
@@ -44,5 +58,6 @@ export function transitionCoverage(
     ratio: byTransition.size === 0 ? 1 : covered / byTransition.size,
     uncovered,
     unreachedFinals,
+    skipped,
   };
 }

@@ -1,0 +1,238 @@
+import { type AnyStateMachine, createActor } from 'xstate';
+import type { LoopConfig } from '../config.js';
+import { describeValue } from '../describeValue.js';
+import {
+  classifyFailure,
+  type FailureClassifier,
+  isLoopStepFailure,
+  type LoopStepFailure,
+  markFailureRecord,
+  readError,
+  type StepName,
+} from '../failures.js';
+import { loopView } from '../machines/loopView.js';
+import { clarificationRequest, readStepResult, stepOutput, withCost } from '../stepResults.js';
+import { parseVerdict } from '../validation.js';
+import { LoopPathMismatchError } from './LoopPathMismatchError.js';
+import { drawSample, type LoopSamples, type SampleKey, sampleAt } from './loopSamples.js';
+import { verdictClass } from './loopStateKey.js';
+import { type LabelledEvent, type RealStepsGiven, sampleFor, verdictAfter } from './sampleNeeds.js';
+import { SAME_DRAFT } from './stepEvents.js';
+import { comparable, type DryRun, inertCopy, transitionRecorder } from './takenTransitions.js';
+
+/** The user's own steps a replay runs instead of scripting them (the attempt is always scripted). */
+export type RealSteps<I, C> = Partial<
+  Pick<LoopConfig<I, C>, 'validate' | 'refine' | 'fallback' | 'classifyFailure'>
+>;
+
+/** What turning a path's scripted events into the user's values needs. */
+export interface Realisation<I, C> {
+  machine: AnyStateMachine;
+  input: unknown;
+  description: string;
+  steps: readonly LabelledEvent[];
+  samples: LoopSamples<I, C>;
+  realSteps: RealSteps<I, C> | undefined;
+  stepTimeoutMs: number;
+}
+
+type Event = LabelledEvent['event'];
+type StepRunner = (ctx: Readonly<Record<string, unknown>>) => unknown;
+
+const EXPECTED: Record<string, string> = {
+  valid: 'a valid verdict',
+  correctable: 'a correctable error',
+  'correctable (same error)': 'a correctable error',
+  fundamental: 'a fundamental error',
+  'no diagnostic': 'an invalid verdict with no diagnostic',
+  'malformed verdict': 'a malformed verdict',
+};
+const CLASS_OF: Record<string, string> = {
+  'a valid verdict': 'valid',
+  'a correctable error': 'correctable',
+  'a fundamental error': 'fundamental',
+  'an invalid verdict with no diagnostic': 'no diagnostic',
+  'a malformed verdict': 'malformed',
+};
+
+/**
+ * Walks a path on an inert copy of the machine and rewrites its events with the user's values:
+ * each candidate, refined input, fallback answer and reviewer edit drawn from the samples, each
+ * real step's output computed by the user's function on the step input the machine gives it, each
+ * thrown failure classified by the user's classifier. A step that disagrees with the path throws
+ * `LoopPathMismatchError` naming the step, the sample and what the path expected. What the walk
+ * saw is the dry run the replay must then match.
+ */
+export async function realiseLoopPath<I, C>(
+  plan: Realisation<I, C>,
+): Promise<{ events: Event[]; dryRun: DryRun }> {
+  const { steps, samples, realSteps, description } = plan;
+  const real: RealStepsGiven = {
+    validate: realSteps?.validate !== undefined,
+    refine: realSteps !== undefined,
+    fallback: realSteps?.fallback !== undefined,
+  };
+  const inert = inertCopy(plan.machine);
+  const recorder = transitionRecorder(inert);
+  const actor = createActor(inert, { input: { input: plan.input }, inspect: recorder.inspect });
+  actor.start();
+  const snapshots = [comparable(actor.getSnapshot())];
+  const events: Event[] = [];
+  let source = 'the first input';
+  let lastVerdict: string | undefined;
+  let answer: unknown;
+  const draw = async (key: SampleKey, n: number) => {
+    const value = await drawSample(sampleAt(samples, key), n, `${description} ${key}`);
+    source = `samples.${key} (n = ${n}: ${describeValue(value)})`;
+    return value;
+  };
+  try {
+    for (const [index, { label, event }] of steps.entries()) {
+      const fail = (problem: string) => new LoopPathMismatchError(description, index + 1, problem);
+      const view = loopView(actor.getSnapshot());
+      const key = sampleFor(steps, index, samples, real);
+      const stepInput = () => {
+        const id = event.type.replace(/^xstate\.(done|error)\.actor\./, '');
+        return actor.getSnapshot().children[id]?.getSnapshot().input as Record<string, unknown>;
+      };
+      let next: Event = event;
+      if (event.type === 'xstate.done.actor.attempt') {
+        const read = readStepResult(event.output);
+        let value = read.value;
+        const same = value === SAME_DRAFT && view?.candidate !== undefined;
+        if (same && lastVerdict === verdictAfter(steps, index)) value = view?.candidate;
+        else if (key) value = await draw(key, view?.attempts ?? 1);
+        else if (answer === undefined && samples.answer !== undefined && isQuestion(value)) {
+          answer = await drawSample(samples.answer, view?.attempts ?? 1, `${description} answer`);
+          value = clarificationRequest({ question: value.question, options: [String(answer)] });
+        }
+        next = { ...event, output: read.costed ? withCost(value, read.cost) : value };
+      } else if (event.type === 'xstate.done.actor.validate') {
+        lastVerdict = verdictAfter(steps, index - 1);
+        if (realSteps?.validate) {
+          const validate = realSteps.validate as (candidate: unknown, ctx: unknown) => unknown;
+          const output = await runReal('validate', (ctx) => validate(ctx.candidate, ctx));
+          const verdict = verdictClass(parseVerdict(readStepResult(output).value));
+          const expected = EXPECTED[label] ?? label;
+          if (verdict !== CLASS_OF[expected]) {
+            const gave = verdict === 'valid' ? 'accepted' : `gave a ${verdict} verdict for`;
+            throw fail(`validate ${gave} ${source}; the path expected ${expected}`);
+          }
+          next = { ...event, output };
+        }
+      } else if (event.type === 'xstate.done.actor.refine' && realSteps) {
+        const refine = (realSteps.refine ?? keepInput) as StepRunner;
+        next = { ...event, output: await runReal('refine', refine) };
+        source = `the input refine built from ${source}`;
+      } else if (event.type === 'xstate.done.actor.fallback' && realSteps?.fallback) {
+        next = {
+          ...event,
+          output: await runReal('fallback', realSteps.fallback as unknown as StepRunner),
+        };
+        source = 'the fallback answer';
+      } else if (key) {
+        const n = event.type === 'review.modify' ? (view?.attempts ?? 1) : (view?.iterations ?? 1);
+        const value = await draw(key, n);
+        if (event.type === 'review.modify') {
+          next = 'input' in event ? { ...event, input: value } : { ...event, candidate: value };
+        } else next = { ...event, output: value };
+      } else if (event.type === 'review.modify' && event.candidate === SAME_DRAFT) {
+        next = { ...event, candidate: view?.candidate };
+      } else if (event.type === 'clarification.answer' && answer !== undefined) {
+        next = { ...event, answer };
+        answer = undefined;
+      } else if (event.type.startsWith('xstate.error.actor.')) {
+        next = classified(event, label, samples, realSteps?.classifyFailure, fail);
+      }
+      events.push(next);
+      actor.send(next);
+      snapshots.push(comparable(actor.getSnapshot(), index === steps.length - 1));
+
+      async function runReal(step: StepName, run: StepRunner): Promise<unknown> {
+        const input = stepInput();
+        const controller = new AbortController();
+        const ctx = Object.freeze({
+          ...input,
+          partial: input?.candidate,
+          error: input?.feedback,
+          signal: controller.signal,
+        });
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const late = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            controller.abort();
+            reject(fail(`${step} did not settle within ${plan.stepTimeoutMs} ms on ${source}`));
+          }, plan.stepTimeoutMs);
+        });
+        try {
+          const raw = await Promise.race([Promise.resolve().then(() => run(ctx)), late]);
+          const read = readStepResult(raw);
+          if (read.costProblem) throw fail(`${step} ${read.costProblem}`);
+          return stepOutput(read, false);
+        } catch (error) {
+          if (error instanceof LoopPathMismatchError) throw error;
+          throw fail(`${step} threw ${thrownName(error)} on ${source}; the path expected ${label}`);
+        } finally {
+          clearTimeout(timer);
+        }
+      }
+    }
+  } finally {
+    actor.stop();
+  }
+  return { events, dryRun: { snapshots, transitions: recorder.taken } };
+}
+
+const keepInput: StepRunner = (ctx) => ctx.input;
+
+function isQuestion(value: unknown): value is { question: string } {
+  return typeof value === 'object' && value !== null && 'question' in value;
+}
+
+function thrownName(error: unknown): string {
+  const { name, message } = readError(error);
+  return `${name ?? 'a value'}: ${message}`;
+}
+
+/**
+ * The error event a path's failure becomes: the user's sample error of that kind if they gave one,
+ * classified as the loop would classify it; the kind must be the path's.
+ */
+function classified<I, C>(
+  event: Event,
+  label: string,
+  samples: LoopSamples<I, C>,
+  classify: FailureClassifier | undefined,
+  fail: (problem: string) => LoopPathMismatchError,
+): Event {
+  const scripted = event.error as LoopStepFailure;
+  if (!isLoopStepFailure(scripted)) return event;
+  const step = event.type.replace('xstate.error.actor.', '') as StepName;
+  const sample = samples.errors?.[scripted.kind];
+  if (sample === undefined && classify === undefined) return event;
+  const thrown = sample === undefined ? scripted : sample;
+  const named =
+    sample === undefined
+      ? `${label} (${scripted.message})`
+      : `samples.errors.${scripted.kind} (${readError(sample).message})`;
+  if (classify) {
+    try {
+      classify(thrown);
+    } catch (error) {
+      throw fail(
+        `classifyFailure threw ${thrownName(error)} on ${named}; the path expected ${scripted.kind}`,
+      );
+    }
+  }
+  const record = classifyFailure(thrown, step, classify);
+  if (record.kind !== scripted.kind) {
+    const who = classify ? 'classifyFailure' : 'the default classifier';
+    throw fail(`${who} calls ${named} ${record.kind}; the path expected ${scripted.kind}`);
+  }
+  const fits =
+    record.effect === scripted.effect &&
+    (record.retryAfterMs === undefined) === (scripted.retryAfterMs === undefined);
+  if (sample !== undefined && !fits)
+    return { ...event, error: markFailureRecord(classifyFailure(scripted, step, classify)) };
+  return { ...event, error: markFailureRecord(record) };
+}
