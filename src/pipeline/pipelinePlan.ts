@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import type { LoopConfig } from '../config.js';
+import type { AnyLoopConfig } from '../AnyLoopConfig.js';
 import type { LoopOutcome } from '../outcome.js';
 import type { ValidationResult } from '../validation.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: every stage has its own input and candidate types
-export type AnyLoopConfig = LoopConfig<any, any>;
+export type { AnyLoopConfig };
 
 type MaybePromise<T> = T | Promise<T>;
 

@@ -1,3 +1,4 @@
+import type { AnyLoopConfig } from '../AnyLoopConfig.js';
 import { type LoopConfig, resolveConfig } from '../config.js';
 import { isLoopConfigError, LoopConfigError } from '../LoopConfigError.js';
 import type { RunResult } from '../persistence/PausedRun.js';
@@ -7,8 +8,7 @@ import type { ClaimedRun, RunQueue } from './RunQueue.js';
 export interface WorkerOptions {
   /** Where runs are queued and checkpointed, e.g. a `PostgresCheckpointStore`. */
   store: RunQueue;
-  // biome-ignore lint/suspicious/noExplicitAny: a worker runs loops of any input and candidate types
-  loops: Record<string, LoopConfig<any, any>>;
+  loops: Record<string, AnyLoopConfig>;
   /** Runs driven at once (default 1). */
   concurrency?: number;
   /**
