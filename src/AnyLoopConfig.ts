@@ -29,4 +29,3 @@ export interface AnyLoopConfig extends z.input<typeof loopOptionsSchema> {
   ): unknown;
   classifyFailure?: FailureClassifier;
 }
-

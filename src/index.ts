@@ -1,6 +1,7 @@
 // The main entry: what a loop user needs. The rest lives on subpath entries: loopchart/analysis,
 // loopchart/persistence, loopchart/pipeline, loopchart/testing, loopchart/viewer,
 // loopchart/sqlite and loopchart/postgres.
+export type { AnyLoopConfig } from './AnyLoopConfig.js';
 export type {
   AttemptReturn,
   ClarificationAnswer,

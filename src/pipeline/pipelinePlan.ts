@@ -7,22 +7,33 @@ export type { AnyLoopConfig };
 
 type MaybePromise<T> = T | Promise<T>;
 
+/** The results of a pipeline's stages by id; a stage that failed, was skipped or ended `empty` has none. */
+export type StageResults<R extends Record<string, unknown> = Record<string, unknown>> = {
+  readonly [K in keyof R]?: R[K];
+};
+
+/** The stage ids of a pipeline whose results are `R`. */
+export type StageId<R extends Record<string, unknown> = Record<string, unknown>> = keyof R & string;
+
 /** What a stage's `input` builder receives besides its dependencies' results. */
-export interface StageInputContext {
+export interface StageInputContext<
+  PI = unknown,
+  R extends Record<string, unknown> = Record<string, unknown>,
+> {
   /** The pipeline's own input. */
-  readonly input: unknown;
+  readonly input: PI;
   /** The full loop outcome of each dependency that finished (ok ones only). */
-  readonly outcomes: Readonly<Record<string, LoopOutcome>>;
+  readonly outcomes: { readonly [K in keyof R]?: LoopOutcome<R[K]> };
 }
 
 /** What the cross-stage checker receives besides the layer's results. */
-export interface CrossCheckContext {
+export interface CrossCheckContext<PI = unknown> {
   /** The layer's number, 1 for the stages without dependencies. */
   readonly layer: number;
   /** The ids of the layer's stages that succeeded (the keys of `results`). */
   readonly stages: readonly string[];
   /** The pipeline's own input. */
-  readonly input: unknown;
+  readonly input: PI;
   readonly signal: AbortSignal;
 }
 
@@ -48,8 +59,16 @@ export interface PipelineStage {
   whenDependencySkipped?: 'skip' | 'run';
 }
 
-/** A pipeline: stages, run in dependency layers, and an optional cross-stage checker. */
-export interface PipelinePlan {
+declare const planTypes: unique symbol;
+
+/**
+ * A pipeline: stages, run in dependency layers, and an optional cross-stage checker. `PI` is the
+ * pipeline's input and `R` each stage's candidate by id; `definePipeline` infers both.
+ */
+export interface PipelinePlan<
+  PI = unknown,
+  R extends Record<string, unknown> = Record<string, unknown>,
+> {
   /** The machine id (default `pipeline`); child system ids are `<id>/stage:<stage>`. */
   id?: string;
   stages: readonly PipelineStage[];
@@ -57,10 +76,9 @@ export interface PipelinePlan {
    * Checks a layer of several stages as a whole before anything downstream starts; an invalid
    * verdict pauses the pipeline with it.
    */
-  crossCheck?: (
-    results: Readonly<Record<string, unknown>>,
-    ctx: CrossCheckContext,
-  ) => MaybePromise<ValidationResult>;
+  crossCheck?(results: StageResults<R>, ctx: CrossCheckContext<PI>): MaybePromise<ValidationResult>;
+  /** Carries the plan's types for inference; never set at run time. */
+  readonly [planTypes]?: { readonly input: PI; readonly results: R };
 }
 
 const NAME = /^[A-Za-z][\w-]{0,63}$/;
