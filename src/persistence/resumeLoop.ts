@@ -16,10 +16,12 @@ import {
 } from './prepareLoop.js';
 
 /** Options of `resumeLoop`. */
-export interface ResumeOptions<C = unknown> extends CheckpointOptions, ObserveOptions<C> {
+export interface ResumeOptions<C = unknown, I = unknown>
+  extends CheckpointOptions,
+    ObserveOptions<C> {
   runId: string;
   /** The answer a paused run waits for (`review.*`, `clarification.answer`), or `loop.abort`. */
-  event?: LoopEvent;
+  event?: LoopEvent<I, C>;
   /**
    * Apply `event` only if the run is still at this checkpoint (a `PausedRun`'s `seq`); otherwise
    * reject with `CheckpointError` `conflict` and run nothing. Without it, an answer goes to
@@ -42,7 +44,7 @@ export interface ResumeOptions<C = unknown> extends CheckpointOptions, ObserveOp
  */
 export async function resumeLoop<I, C>(
   config: LoopConfig<I, C>,
-  options: ResumeOptions<C>,
+  options: ResumeOptions<NoInfer<C>, NoInfer<I>>,
 ): Promise<RunResult<C>> {
   const { store, runId } = checkRunOptions(options, true);
   const prepared = prepareLoop(config);
@@ -65,7 +67,7 @@ export async function resumeLoop<I, C>(
     return checkpoint.snapshot.output as LoopOutcome<C>;
   }
   if (checkpoint.status === 'paused' && !event) {
-    return pausedRun(runId, record.seq, loopView(checkpoint) as LoopView);
+    return pausedRun<C>(runId, record.seq, loopView(checkpoint) as LoopView);
   }
   markInFlightStep(checkpoint.snapshot);
   const restore = { snapshot: checkpoint.snapshot, inspect: options.inspect };
