@@ -1,5 +1,6 @@
 import type { LoopConfig } from 'loopchart';
 import {
+  createPipelineMachine,
   definePipeline,
   type PipelineEvent,
   type PipelineOutcome,
@@ -128,6 +129,7 @@ describe('typed pipelines (definePipeline)', () => {
 
   it('checks the pipeline input against the plan', () => {
     const plan = orderPipeline();
+    expect(createPipelineMachine(plan).id).toBe('orders');
     // @ts-expect-error the plan takes an Order
     void (() => runPipeline(plan, 'acme'));
     expectTypeOf(plan).toEqualTypeOf<PipelinePlan<Order, PlanResults>>();
