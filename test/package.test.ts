@@ -212,6 +212,10 @@ describe('the packed tarball, installed in a fresh project', () => {
 
   it('type-checks a strict consumer (exactOptionalPropertyTypes, skipLibCheck: false) using every entry', async () => {
     prepareConsumerTypes(repo, consumer);
+    const source = readFileSync(join(consumer, 'consumer.ts'), 'utf8');
+    for (const subpath of subpaths) {
+      expect(source, subpath).toContain(`from 'loopchart${subpath.slice(1)}'`);
+    }
     const found = await compileIn(repo, consumer, 'strict', ['consumer.ts']);
     const show = (list: typeof found) =>
       list.map((d) => `${d.file}(${d.where}): ${d.code} ${d.text}`);
