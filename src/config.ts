@@ -90,6 +90,11 @@ export const loopOptionsSchema = z.strictObject({
 });
 
 const loopConfigSchema = loopOptionsSchema.extend({
+  types: z
+    .custom<object>((v) => typeof v === 'object' && v !== null, {
+      error: 'must be an object of type hints, e.g. { input: {} as Order }',
+    })
+    .optional(),
   attempt: aFunction,
   validate: aFunction,
   refine: aFunction.optional(),
@@ -134,6 +139,11 @@ export type AttemptReturn<C> =
 
 /** A loop's configuration: the steps and the bounds (SPEC §4). */
 export interface LoopConfig<I = unknown, C = unknown> extends z.input<typeof loopOptionsSchema> {
+  /**
+   * Type hints only, like XState's `setup({ types })`: `{ input: {} as Order }` types `ctx.input`
+   * where nothing else says it (`createLoopMachine`, a stage loop). Never read at run time.
+   */
+  types?: { input?: I; candidate?: C };
   /** Its ctx leaves `previous` untyped so TypeScript can infer the candidate type from its return. */
   attempt: (ctx: StepContext<I>) => MaybePromise<AttemptReturn<C>>;
   validate: (

@@ -1,6 +1,8 @@
 // The main entry: what a loop user needs. The rest lives on subpath entries: loopchart/analysis,
 // loopchart/persistence, loopchart/pipeline, loopchart/testing, loopchart/viewer,
 // loopchart/sqlite and loopchart/postgres.
+
+export type { AnyLoopConfig } from './AnyLoopConfig.js';
 export type { AnswerSchemas } from './answers/checkAnswer.js';
 export type { StandardSchemaV1 } from './answers/standardSchema.js';
 export type {

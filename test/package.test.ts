@@ -19,6 +19,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  compileIn,
+  isOurs,
+  prepareConsumerTypes,
+  STRICT_CONSUMER,
+} from './support/consumerTypes.js';
 
 const run = promisify(execFile);
 const repo = join(import.meta.dirname, '..');
@@ -204,6 +210,42 @@ describe('the packed tarball, installed in a fresh project', () => {
     expect(existsSync(join(work, 'demo', 'runs.db'))).toBe(true);
     expect(existsSync(join(work, 'demo', 'reports', 'structured-output.html'))).toBe(true);
   }, 120_000);
+
+  it('type-checks a strict consumer (exactOptionalPropertyTypes, skipLibCheck: false) using every entry', async () => {
+    prepareConsumerTypes(repo, consumer);
+    const source = readFileSync(join(consumer, 'consumer.ts'), 'utf8');
+    for (const subpath of subpaths) {
+      expect(source, subpath).toContain(`from 'loopchart${subpath.slice(1)}'`);
+    }
+    const found = await compileIn(repo, consumer, 'strict', ['consumer.ts']);
+    const show = (list: typeof found) =>
+      list.map((d) => `${d.file}(${d.where}): ${d.code} ${d.text}`);
+    expect(show(found.filter(isOurs))).toEqual([]);
+    // What remains is the peers' own: the same errors a file importing only xstate and ai gets.
+    const baseline = await compileIn(repo, consumer, 'baseline', ['baseline.ts']);
+    const key = (d: (typeof found)[number]) => `${d.file}(${d.where}) ${d.code}`;
+    expect(
+      found
+        .filter((d) => !isOurs(d))
+        .map(key)
+        .sort(),
+    ).toEqual(baseline.map(key).sort());
+    console.log(
+      `strict consumer: 0 errors in loopchart's .d.ts or the consumer; ${baseline.length} in the peers' own .d.ts (xstate, ai), as with a bare import of them`,
+    );
+    const lenient = { ...STRICT_CONSUMER, exactOptionalPropertyTypes: false };
+    expect(show(await compileIn(repo, consumer, 'lenient', ['consumer.ts'], lenient))).toEqual([]);
+  }, 120_000);
+
+  it('publishes no explicit any in its .d.ts files', async () => {
+    const dist = join(consumer, 'node_modules', 'loopchart', 'dist');
+    const { stdout } = await sh(
+      process.execPath,
+      [join(repo, 'scripts/check-dts-any.mjs'), dist],
+      work,
+    );
+    expect(stdout).toMatch(/declaration files, no explicit any/);
+  });
 
   it('passes publint with no errors, warnings or suggestions', async () => {
     const { stdout } = await sh(bin('publint'), ['run', tarball, '--strict'], work);

@@ -65,7 +65,7 @@ async function request(step: (store: SqliteCheckpointStore) => Promise<RunResult
   }
 }
 
-const answer = (event: LoopEvent) => (store: SqliteCheckpointStore) =>
+const answer = (event: LoopEvent<Request, string>) => (store: SqliteCheckpointStore) =>
   resumeLoop(config, { store, runId, event });
 
 function describe(result: RunResult<string>): string {

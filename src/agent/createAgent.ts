@@ -18,6 +18,11 @@ import type { Shape } from './shapes.js';
 const when = <T extends unknown[]>(condition: boolean, ...items: T): T | [] =>
   condition ? items : [];
 
+// Typed as always there, so the published machine type has no optional state (which a consumer
+// with exactOptionalPropertyTypes rejects as not a StateSchema); at run time they exist only then.
+const planningStates = <S extends object>(canPlan: boolean, states: S): S =>
+  canPlan ? states : ({} as S);
+
 const outputOf = <T>(event: { type: string }) => (event as unknown as { output: T }).output;
 const errorOf = (event: { type: string }) => {
   const error: unknown = (event as { error?: unknown }).error;
@@ -155,7 +160,7 @@ export function agentMachineOf(agent: ResolvedAgent, actors: ReturnType<typeof a
         ...runs('singleShot'),
       },
       loop: { description: 'The bounded loop of the task', ...runs('loop') },
-      ...(canPlan && {
+      ...planningStates(canPlan, {
         planning: {
           description:
             'The planner loop: a plan checked against the registry, refined on its problems',

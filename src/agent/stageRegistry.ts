@@ -1,5 +1,4 @@
-import type { LoopOutcome } from '../outcome.js';
-import type { AnyLoopConfig } from '../pipeline/pipelinePlan.js';
+import type { AnyLoopConfig, StageInputContext } from '../pipeline/pipelinePlan.js';
 
 /** What a planned stage's `input` builder receives. */
 export interface PlannedStageInput {
@@ -9,7 +8,7 @@ export interface PlannedStageInput {
   params: Readonly<Record<string, unknown>>;
   /** The candidates of the stage's dependencies, by stage id. */
   results: Readonly<Record<string, unknown>>;
-  outcomes: Readonly<Record<string, LoopOutcome>>;
+  outcomes: StageInputContext['outcomes'];
 }
 
 /** One entry of the registry a planner chooses from: a stage loop and how its input is built. */

@@ -32,12 +32,12 @@ export function stepOfState(state: unknown): StepName | undefined {
 }
 
 /** What a paused loop is waiting for: a person's answer or review. */
-export type PendingRequest =
+export type PendingRequest<C = unknown> =
   | { kind: 'clarification'; question: string; options?: readonly string[]; context?: unknown }
   | {
       kind: 'review';
       reason: 'beforeProceed' | 'afterFailedValidation';
-      candidate: unknown;
+      candidate: C;
       verdict: Verdict | undefined;
     };
 

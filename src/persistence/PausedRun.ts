@@ -8,7 +8,7 @@ import type { TraceEntry } from '../trace.js';
  * Nothing runs meanwhile; continue it, from this process or another, with
  * `resumeLoop(config, { store, runId, event })`.
  */
-export interface PausedRun {
+export interface PausedRun<C = unknown> {
   status: 'paused';
   ok: false;
   runId: string;
@@ -19,7 +19,8 @@ export interface PausedRun {
   seq: number;
   /** `awaitingReview` or `awaitingClarification`. */
   state: string;
-  pending: PendingRequest;
+  /** What the person is asked: a clarification question, or a review of a candidate of type `C`. */
+  pending: PendingRequest<C>;
   iterations: number;
   attempts: number;
   cost: number;
@@ -27,16 +28,16 @@ export interface PausedRun {
 }
 
 /** What a checkpointed run resolves to: its outcome, or a pause for a person. */
-export type RunResult<C = unknown> = LoopOutcome<C> | PausedRun;
+export type RunResult<C = unknown> = LoopOutcome<C> | PausedRun<C>;
 
-export function pausedRun(runId: string, seq: number, view: LoopView): PausedRun {
+export function pausedRun<C>(runId: string, seq: number, view: LoopView): PausedRun<C> {
   return {
     status: 'paused',
     ok: false,
     runId,
     seq,
     state: view.phase,
-    pending: view.pending as PendingRequest,
+    pending: view.pending as PendingRequest<C>,
     iterations: view.iterations,
     attempts: view.attempts,
     cost: view.cost,
@@ -49,6 +50,6 @@ export function pausedRun(runId: string, seq: number, view: LoopView): PausedRun
  * @example const result = await runLoop(config, input, { store });
  *          if (isPausedRun(result)) askUser(result.pending); else use(result);
  */
-export function isPausedRun(result: RunResult<unknown>): result is PausedRun {
+export function isPausedRun<C>(result: RunResult<C>): result is PausedRun<C> {
   return result.status === 'paused';
 }

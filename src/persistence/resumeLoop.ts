@@ -18,14 +18,16 @@ import {
 import { checkClaim } from './runClaim.js';
 
 /** Options of `resumeLoop`. */
-export interface ResumeOptions<C = unknown> extends CheckpointOptions, ObserveOptions<C> {
+export interface ResumeOptions<C = unknown, I = unknown>
+  extends CheckpointOptions,
+    ObserveOptions<C> {
   runId: string;
   /**
    * The answer a paused run waits for (`review.*`, `clarification.answer`), or `loop.abort`.
    * It is untrusted input: a malformed one, an answer outside the question's `options`, or one
    * that fails the config's `answers` schemas is refused with `CheckpointError` `invalid_answer`.
    */
-  event?: LoopEvent;
+  event?: LoopEvent<I, C>;
   /**
    * Apply `event` only if the run is still at this checkpoint (a `PausedRun`'s `seq`); otherwise
    * reject with `CheckpointError` `conflict` and run nothing. Without it, an answer goes to
@@ -48,7 +50,7 @@ export interface ResumeOptions<C = unknown> extends CheckpointOptions, ObserveOp
  */
 export async function resumeLoop<I, C>(
   config: LoopConfig<I, C>,
-  options: ResumeOptions<C>,
+  options: ResumeOptions<NoInfer<C>, NoInfer<I>>,
 ): Promise<RunResult<C>> {
   const { store, runId, claim } = checkRunOptions(options, true);
   const prepared = prepareLoop(config);
@@ -73,7 +75,7 @@ export async function resumeLoop<I, C>(
     return checkpoint.snapshot.output as LoopOutcome<C>;
   }
   if (checkpoint.status === 'paused' && options.event === undefined) {
-    return pausedRun(runId, record.seq, loopView(checkpoint) as LoopView);
+    return pausedRun<C>(runId, record.seq, loopView(checkpoint) as LoopView);
   }
   const event =
     options.event === undefined

@@ -4,27 +4,30 @@ import type { CheckpointStore } from '../persistence/CheckpointStore.js';
 import { keepClaim } from '../persistence/runClaim.js';
 import { gatedConfig, StepGate } from '../persistence/stepGate.js';
 import { pipelineMachineOf } from './createPipelineMachine.js';
-import type { PipelineContext, PipelineMachineInput, PipelinePause } from './pipelineContext.js';
+import type { PipelineMachineInput, PipelinePause, StageReport } from './pipelineContext.js';
 import type { PipelineEmitted, PipelineEvent } from './pipelineEvents.js';
 import { buildPipelineOutcome, type PipelineOutcome } from './pipelineOutcome.js';
+import type { StageId, StageResults } from './pipelinePlan.js';
 import { type PipelineRecord, toRecord, toStoreRecord } from './pipelineRecord.js';
 import { resultsOf } from './pipelineUpdates.js';
 import type { ResolvedPlan } from './resolvePlan.js';
 
 /** A pipeline that stopped to wait for a person: `resumePipeline` continues it. */
-export interface PipelinePaused {
+export interface PipelinePaused<R extends Record<string, unknown> = Record<string, unknown>> {
   status: 'paused';
   /** The run's id in the store, when it runs with one. */
   runId?: string;
   pause: PipelinePause;
-  stages: PipelineContext['stages'];
-  results: Record<string, unknown>;
+  stages: Record<StageId<R>, StageReport>;
+  results: StageResults<R>;
   /** Everything needed to continue (JSON): `resumePipeline(plan, { record, event })`. */
   record: PipelineRecord;
 }
 
 /** What `runPipeline` and `resumePipeline` resolve to: the end, or a pause. */
-export type PipelineRunResult = PipelineOutcome | PipelinePaused;
+export type PipelineRunResult<R extends Record<string, unknown> = Record<string, unknown>> =
+  | PipelineOutcome<R>
+  | PipelinePaused<R>;
 
 export interface Drive {
   plan: ResolvedPlan;

@@ -1,5 +1,12 @@
 export type { PipelineMachine } from './createPipelineMachine.js';
 export { createPipelineMachine } from './createPipelineMachine.js';
+export type {
+  BuiltInputStage,
+  DependentStage,
+  FirstStage,
+  PipelineBuilder,
+} from './definePipeline.js';
+export { definePipeline } from './definePipeline.js';
 export type { PipelinePaused, PipelineRunResult } from './drivePipeline.js';
 export type {
   LayerCheck,
@@ -16,7 +23,9 @@ export type {
   CrossCheckContext,
   PipelinePlan,
   PipelineStage,
+  StageId,
   StageInputContext,
+  StageResults,
 } from './pipelinePlan.js';
 export type { PipelineRecord } from './pipelineRecord.js';
 export type { PipelineRunOptions, ResumePipelineOptions } from './runPipeline.js';

@@ -11,18 +11,20 @@ import type { PipelinePause, StageStatus } from './pipelineContext.js';
  * - `pipeline.modify`: run the named stage again with a new input.
  * - `pipeline.abort`: end the pipeline as `aborted` (accepted at any time, not only in a pause).
  */
-export type PipelineEvent =
+export type PipelineEvent<Id extends string = string> =
   | { type: 'pipeline.continue' }
-  | { type: 'pipeline.retry'; stage?: string }
-  | { type: 'pipeline.modify'; stage: string; input: unknown }
+  | { type: 'pipeline.retry'; stage?: Id }
+  | { type: 'pipeline.modify'; stage: Id; input: unknown }
   | { type: 'pipeline.abort'; reason?: string }
-  | StageAnswer;
+  | StageAnswer<Id>;
 
 /**
  * The answer to a stage whose loop paused (a review, a question): the loop's own event plus the
  * stage, e.g. `{ type: 'review.continue', stage: 'draft' }`.
  */
-export type StageAnswer = Exclude<LoopEvent, { type: 'loop.abort' }> & { stage: string };
+export type StageAnswer<Id extends string = string> = Exclude<LoopEvent, { type: 'loop.abort' }> & {
+  stage: Id;
+};
 
 /** Events XState sends the pipeline when a stage's loop actor ends (internal). */
 export type StageActorEvent =

@@ -1,15 +1,16 @@
 import type { PipelineContext, StageReport } from './pipelineContext.js';
+import type { StageId, StageResults } from './pipelinePlan.js';
 import { resultsOf } from './pipelineUpdates.js';
 
 /** How a pipeline ended: what happened to each stage, and the results of those that finished. */
-export interface PipelineOutcome {
+export interface PipelineOutcome<R extends Record<string, unknown> = Record<string, unknown>> {
   /** `completed`: every layer was worked through (stages may have been skipped); `aborted`: stopped. */
   status: 'completed' | 'aborted';
   /** True when the pipeline completed and every stage succeeded. */
   ok: boolean;
-  stages: Record<string, StageReport>;
+  stages: Record<StageId<R>, StageReport>;
   /** The candidate of every stage that succeeded with one, by stage id. */
-  results: Record<string, unknown>;
+  results: StageResults<R>;
   message: string;
   abortReason?: string;
 }

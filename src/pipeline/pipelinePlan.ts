@@ -1,29 +1,40 @@
 import { z } from 'zod';
+import type { AnyLoopConfig } from '../AnyLoopConfig.js';
 import { intRange, type LoopConfig } from '../config.js';
 import type { LoopOutcome } from '../outcome.js';
 import type { ValidationResult } from '../validation.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: every stage has its own input and candidate types
-export type AnyLoopConfig = LoopConfig<any, any>;
+export type { AnyLoopConfig };
 
 type MaybePromise<T> = T | Promise<T>;
 
+/** The results of a pipeline's stages by id; a stage that failed, was skipped or ended `empty` has none. */
+export type StageResults<R extends Record<string, unknown> = Record<string, unknown>> = {
+  readonly [K in keyof R]?: R[K];
+};
+
+/** The stage ids of a pipeline whose results are `R`. */
+export type StageId<R extends Record<string, unknown> = Record<string, unknown>> = keyof R & string;
+
 /** What a stage's `input` builder receives besides its dependencies' results. */
-export interface StageInputContext {
+export interface StageInputContext<
+  PI = unknown,
+  R extends Record<string, unknown> = Record<string, unknown>,
+> {
   /** The pipeline's own input. */
-  readonly input: unknown;
+  readonly input: PI;
   /** The full loop outcome of each dependency that finished (ok ones only). */
-  readonly outcomes: Readonly<Record<string, LoopOutcome>>;
+  readonly outcomes: { readonly [K in keyof R]?: LoopOutcome<R[K]> };
 }
 
 /** What the cross-stage checker receives besides the layer's results. */
-export interface CrossCheckContext {
+export interface CrossCheckContext<PI = unknown> {
   /** The layer's number, 1 for the stages without dependencies. */
   readonly layer: number;
   /** The ids of the layer's stages that succeeded (the keys of `results`). */
   readonly stages: readonly string[];
   /** The pipeline's own input. */
-  readonly input: unknown;
+  readonly input: PI;
   readonly signal: AbortSignal;
 }
 
@@ -49,8 +60,16 @@ export interface PipelineStage {
   whenDependencySkipped?: 'skip' | 'run';
 }
 
-/** A pipeline: stages, run in dependency layers, and an optional cross-stage checker. */
-export interface PipelinePlan {
+declare const planTypes: unique symbol;
+
+/**
+ * A pipeline: stages, run in dependency layers, and an optional cross-stage checker. `PI` is the
+ * pipeline's input and `R` each stage's candidate by id; `definePipeline` infers both.
+ */
+export interface PipelinePlan<
+  PI = unknown,
+  R extends Record<string, unknown> = Record<string, unknown>,
+> {
   /** The machine id (default `pipeline`); child system ids are `<id>/stage:<stage>`. */
   id?: string;
   stages: readonly PipelineStage[];
@@ -58,10 +77,9 @@ export interface PipelinePlan {
    * Checks a layer of several stages as a whole before anything downstream starts; an invalid
    * verdict pauses the pipeline with it.
    */
-  crossCheck?: (
-    results: Readonly<Record<string, unknown>>,
-    ctx: CrossCheckContext,
-  ) => MaybePromise<ValidationResult>;
+  crossCheck?(results: StageResults<R>, ctx: CrossCheckContext<PI>): MaybePromise<ValidationResult>;
+  /** Carries the plan's types for inference; never set at run time. */
+  readonly [planTypes]?: { readonly input: PI; readonly results: R };
   /**
    * How long the cross-check may take before it counts as failed (its signal is aborted and the
    * pipeline pauses with `cross_check_failed`); default 15 minutes, like a loop's `deadlineMs`.

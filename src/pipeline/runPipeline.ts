@@ -12,7 +12,7 @@ import {
   resultOf,
 } from './drivePipeline.js';
 import type { PipelineEmitted, PipelineEvent } from './pipelineEvents.js';
-import type { PipelinePlan } from './pipelinePlan.js';
+import type { PipelinePlan, StageId } from './pipelinePlan.js';
 import { type PipelineRecord, readRecord, readStoreRecord } from './pipelineRecord.js';
 import { resolvePlan } from './resolvePlan.js';
 
@@ -40,22 +40,23 @@ export interface PipelineRunOptions {
  * @example const run = await runPipeline(plan, 'Which customers churned in Q3?', { store, runId: 'q3' });
  *          if (run.status === 'paused') console.log(run.pause.message);
  */
-export async function runPipeline(
-  plan: PipelinePlan,
-  input: unknown,
+export async function runPipeline<PI, R extends Record<string, unknown>>(
+  plan: PipelinePlan<PI, R>,
+  input: NoInfer<PI>,
   options: PipelineRunOptions = {},
-): Promise<PipelineRunResult> {
+): Promise<PipelineRunResult<R>> {
   const resolved = resolvePlan(plan);
   const persisted = options.store ? { ...checkRunOptions(options, false), seq: 0 } : undefined;
-  return drivePipeline({ ...options, plan: resolved, input: { input }, store: persisted });
+  const result = drivePipeline({ ...options, plan: resolved, input: { input }, store: persisted });
+  return result as Promise<PipelineRunResult<R>>;
 }
 
 /** Where `resumePipeline` continues from, and the person's answer. */
-export interface ResumePipelineOptions extends PipelineRunOptions {
+export interface ResumePipelineOptions<Id extends string = string> extends PipelineRunOptions {
   /** The record of a pipeline run without a store (`paused.record`); or give `store` and `runId`. */
   record?: PipelineRecord;
   /** The answer to the pause; without one a paused pipeline stays paused. */
-  event?: PipelineEvent;
+  event?: PipelineEvent<NoInfer<Id>>;
 }
 
 /**
@@ -65,10 +66,10 @@ export interface ResumePipelineOptions extends PipelineRunOptions {
  * another plan), `not_waiting` (the event does not fit the pause), `save_failed`, `conflict`.
  * @example const next = await resumePipeline(plan, { store, runId: 'q3', event: { type: 'pipeline.retry', stage: 'join' } });
  */
-export async function resumePipeline(
-  plan: PipelinePlan,
-  options: ResumePipelineOptions,
-): Promise<PipelineRunResult> {
+export async function resumePipeline<PI, R extends Record<string, unknown>>(
+  plan: PipelinePlan<PI, R>,
+  options: ResumePipelineOptions<StageId<R>>,
+): Promise<PipelineRunResult<R>> {
   const resolved = resolvePlan(plan);
   let record: PipelineRecord;
   let persisted: Drive['store'];
@@ -86,15 +87,17 @@ export async function resumePipeline(
   const runId = persisted?.runId;
   if (record.status === 'completed' || record.status === 'aborted') {
     if (options.event) throw notApplicable(runId ?? '', options.event, undefined);
-    return resultOf(record, runId);
+    return resultOf(record, runId) as PipelineRunResult<R>;
   }
-  if (record.status === 'paused' && options.event === undefined) return resultOf(record, runId);
+  if (record.status === 'paused' && options.event === undefined) {
+    return resultOf(record, runId) as PipelineRunResult<R>;
+  }
   const event =
     options.event === undefined
       ? undefined
       : await checkPipelineAnswer(resolved, runId ?? '', options.event, record.context);
   if (record.status === 'running' && persisted) checkClaim(persisted.runId, record.claim);
-  return drivePipeline({
+  const result = drivePipeline({
     ...options,
     plan: resolved,
     input: { restore: record.context },
@@ -103,4 +106,5 @@ export async function resumePipeline(
     store: persisted,
     replaysPause: record.status === 'paused',
   });
+  return result as Promise<PipelineRunResult<R>>;
 }
