@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AnyLoopConfig } from '../AnyLoopConfig.js';
-import { intRange, type LoopConfig } from '../config.js';
+import { intRange } from '../config.js';
 import type { LoopOutcome } from '../outcome.js';
 import type { ValidationResult } from '../validation.js';
 
