@@ -1,32 +1,38 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { type AnyStateMachine, initialTransition } from 'xstate';
+import type { AnyLoopConfig } from '../AnyLoopConfig.js';
+import { type LoopConfig, resolveConfig } from '../config.js';
 import { toMachineJson } from '../diagram/toMachineJson.js';
 import { glanceLoop } from '../machines/loopView.js';
+import { sharedLoopMachine } from '../machines/sharedLoopMachine.js';
 import type { LoopOutcome } from '../outcome.js';
 import { layoutChart } from './layoutChart.js';
 import { renderPage } from './page/renderPage.js';
 import type { RunView } from './runView.js';
 import { toJsonSafe } from './toJsonSafe.js';
 
-/** What a run report shows. */
-export interface RunReportInput {
-  machine: AnyStateMachine;
+/**
+ * What a run report shows: the outcome, drawn on its chart — the machine it ran on, or the loop
+ * config a `runLoop` caller holds (the chart is the one `runLoop` ran).
+ */
+export type RunReportInput = {
   outcome: LoopOutcome;
   /** Page title and run label. Default: `<machine id>: <status>`. */
   title?: string;
-}
+} & (
+  | { machine: AnyStateMachine; config?: undefined }
+  | { config: AnyLoopConfig; machine?: undefined }
+);
 
 /**
  * Renders a finished run as one self-contained HTML page (inline script and styles, no network):
  * the statechart with the final state, the loop badge, the trace timeline and the `LoopError`.
- * @example const html = await renderRunReport({ machine, outcome });
+ * @example const html = await renderRunReport({ config, outcome }); // or { machine, outcome }
  */
-export async function renderRunReport({
-  machine,
-  outcome,
-  title,
-}: RunReportInput): Promise<string> {
+export async function renderRunReport(input: RunReportInput): Promise<string> {
+  const { outcome, title } = input;
+  const machine = input.machine ?? chartOf(input.config);
   const layout = await layoutChart(toMachineJson(machine));
   const label = title ?? `${machine.id}: ${outcome.status}`;
   const now = Date.now();
@@ -61,6 +67,10 @@ export async function writeRunReport(input: RunReportInput & { file: string }): 
   await mkdir(dirname(input.file), { recursive: true });
   await writeFile(input.file, html, 'utf8');
   return input.file;
+}
+
+function chartOf(config: AnyLoopConfig): AnyStateMachine {
+  return sharedLoopMachine(config.id ?? 'loop', resolveConfig(config as LoopConfig));
 }
 
 function lastCandidate(outcome: LoopOutcome): unknown {

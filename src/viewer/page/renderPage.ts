@@ -55,7 +55,7 @@ export function renderPage(boot: PageBoot, title: string): string {
 <style>${PAGE_STYLES}</style>
 </head>
 <body>
-<header><h1>loopchart</h1><span class="page-kind">${boot.mode === 'live' ? 'run viewer' : 'run report'}</span><nav id="nav"></nav><span id="connection">connecting…</span></header>
+<header><h1>loopchart</h1><span class="page-kind">${boot.mode === 'live' ? 'run viewer' : 'run report'}</span><nav id="nav">${boot.mode === 'live' ? '<a href="/health">health</a>' : ''}</nav><span id="connection">connecting…</span></header>
 <main${single ? ' class="single"' : ''}><aside><h2>Runs</h2><ul id="runs"></ul></aside><section id="run"></section></main>
 <script type="application/json" id="boot">${data}</script>
 <script>${SCRIPT}</script>
