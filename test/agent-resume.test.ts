@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isCheckpointError, MemoryCheckpointStore } from 'loopchart';
@@ -14,6 +14,7 @@ import { resumePipeline, runPipeline } from 'loopchart/pipeline';
 import { SqliteCheckpointStore } from 'loopchart/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileLibrary, removeLibrary } from './support/compileLibrary.js';
+import { readJournal } from './support/readJournal.js';
 import { valid } from './support/scriptedSteps.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -53,14 +54,7 @@ async function child(mode: 'run' | 'resume', work: string, db: string) {
   return { result: JSON.parse(out), pid: proc.pid };
 }
 
-const journalOf = (work: string): Entry[] => {
-  const file = join(work, 'journal.jsonl');
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Entry);
-};
+const journalOf = (work: string): Entry[] => readJournal<Entry>(work);
 
 describe('a planned pipeline resumed in a new process', () => {
   it('runs the remaining stages of the stored plan and never calls the planner again', async () => {
