@@ -14,17 +14,6 @@ export type {
 } from './config.js';
 export { DEFAULT_DEADLINE_MS, resolveConfig } from './config.js';
 export { observeLoop } from './events/observeLoop.js';
-export type {
-  DecisionEntry,
-  DecisionEvent,
-  OutcomeEvent,
-  PauseEvent,
-  RunEvent,
-  RunEventType,
-  StepEntry,
-  StepFinishedEvent,
-  StepStartedEvent,
-} from './events/runEvents.js';
 export type { ObserveOptions } from './events/watchRun.js';
 export type { FailureFacts } from './failureFacts.js';
 export type {
@@ -56,6 +45,17 @@ export type { LoopEvent } from './machines/loopEvents.js';
 export type { LoopMachine, LoopMachineInput } from './machines/loopMachine.js';
 export { createLoopMachine } from './machines/loopMachine.js';
 export { loopMachineFor } from './machines/loopMachineFor.js';
+export type {
+  DecisionEntry,
+  DecisionEvent,
+  OutcomeEvent,
+  PauseEvent,
+  RunEvent,
+  RunEventType,
+  StepEntry,
+  StepFinishedEvent,
+  StepStartedEvent,
+} from './machines/runEvents.js';
 export type { LoopError, LoopOutcome, OutcomeFields } from './outcome.js';
 export { CheckpointError, isCheckpointError } from './persistence/CheckpointError.js';
 export type { CheckpointRecord, CheckpointStore } from './persistence/CheckpointStore.js';

@@ -1,5 +1,5 @@
 import type { AnyActorRef, Subscription } from 'xstate';
-import { type LoopSnapshotView, type RunEvent, runEventsBetween } from './runEvents.js';
+import { type LoopSnapshotView, type RunEvent, runEventsBetween } from '../machines/runEvents.js';
 
 /**
  * Calls `onEvent` with the run events of a loop actor you created or spawned yourself (the same

@@ -1,11 +1,11 @@
 import type { AnyActorRef } from 'xstate';
 import { LoopConfigError } from '../LoopConfigError.js';
+import type { RunEvent } from '../machines/runEvents.js';
 import type { LoopOutcome } from '../outcome.js';
 import { loadOpenTelemetry } from '../telemetry/loadOpenTelemetry.js';
 import { type LoopSpans, loopSpans } from '../telemetry/loopSpans.js';
 import type { SpanTracer } from '../telemetry/spanTypes.js';
 import { watchLoopActor } from './observeLoop.js';
-import type { RunEvent } from './runEvents.js';
 
 /** The observing options of a run: typed events and OpenTelemetry spans. */
 export interface ObserveOptions<C = unknown> {

@@ -1,7 +1,8 @@
 // The one place the health report reads a stored run. Everything it needs of a checkpoint's
-// snapshot (LoopContext field names, the outcome's shape, trace conventions) is decoded here, so
+// snapshot (through the loopView read model, the outcome's shape, trace conventions) is decoded here, so
 // a change of the stored shape is a change of this file alone.
 import type { FailureKind } from '../failures.js';
+import { type LoopView, loopView } from '../machines/loopView.js';
 import type { CheckpointRecord } from '../persistence/CheckpointStore.js';
 import { decodeCheckpoint } from '../persistence/checkpointFormat.js';
 import { PIPELINE_RECORD_FORMAT } from '../pipeline/pipelineRecord.js';
@@ -74,41 +75,33 @@ export function storedRunFacts(record: CheckpointRecord): StoredRunFacts | Skipp
     return { runId: record.runId, reason: isPipeline(record.data) ? 'pipeline' : 'unreadable' };
   }
   const { snapshot, trace } = checkpoint;
-  const context = snapshot.context as Partial<StoredContext>;
+  const view = loopView(checkpoint);
+  if (!view) return { runId: record.runId, reason: 'unreadable' };
   const output = snapshot.output as StoredOutput | undefined;
   let status: StoredRunFacts['status'];
   if (checkpoint.status !== 'done') status = checkpoint.status;
   else if (isLoopStatus(output?.status)) status = output.status;
   else return { runId: record.runId, reason: 'unreadable' };
-  const finalVerdict = context.verdict;
+  const finalVerdict = view.verdict;
   return {
     runId: record.runId,
     machineId: record.machineId,
     status,
-    iterations: output?.iterations ?? context.retryCount ?? 0,
-    attempts: output?.attempts ?? context.attempts ?? 0,
-    maxRetries: context.settings?.maxRetries ?? 0,
-    cost: output?.cost ?? context.cost ?? 0,
+    iterations: output?.iterations ?? view.iterations,
+    attempts: output?.attempts ?? view.attempts,
+    maxRetries: view.settings.maxRetries,
+    cost: output?.cost ?? view.cost,
     verdicts: verdictsOf(trace, finalVerdict),
     stall:
       status === 'stalled' && output?.error?.fingerprint
         ? { fingerprint: output.error.fingerprint, iteration: output.iterations ?? 0 }
         : undefined,
-    failures: failuresOf(trace, context),
+    failures: failuresOf(trace, view),
     intermittent: trace.filter((entry) => entry.intermittent).length,
-    traced: context.settings?.trace !== false,
+    traced: view.settings.trace !== false,
     startedAt: trace[0]?.startedAt ?? record.updatedAt,
     updatedAt: record.updatedAt,
   };
-}
-
-interface StoredContext {
-  settings: { maxRetries: number; trace: boolean };
-  verdict: Verdict | undefined;
-  retryCount: number;
-  attempts: number;
-  cost: number;
-  failure: { kind: FailureKind } | undefined;
 }
 
 interface StoredOutput {
@@ -152,10 +145,10 @@ function classOf(verdict: Verdict | undefined): VerdictClass {
   return verdict.error.severity;
 }
 
-function failuresOf(trace: readonly TraceEntry[], context: Partial<StoredContext>): FailureKind[] {
+function failuresOf(trace: readonly TraceEntry[], view: LoopView): FailureKind[] {
   const kinds = trace.flatMap((entry) => (entry.failureKind ? [entry.failureKind] : []));
-  if (kinds.length > 0 || context.settings?.trace !== false) return kinds;
-  return context.failure ? [context.failure.kind] : [];
+  if (kinds.length > 0 || view.settings.trace !== false) return kinds;
+  return view.failure ? [view.failure.kind] : [];
 }
 
 function isLoopStatus(value: unknown): value is LoopStatus {

@@ -1,6 +1,7 @@
 import type { AnyActorScope, AnyMachineSnapshot, AnyStateMachine, EventObject } from 'xstate';
-import type { LoopContext, PendingRequest } from '../machines/loopContext.js';
+import type { PendingRequest } from '../machines/loopContext.js';
 import type { LoopEvent } from '../machines/loopEvents.js';
+import { loopView } from '../machines/loopView.js';
 import type { PipelineContext, PipelinePause, StageReport } from './pipelineContext.js';
 import type { StageAnswer } from './pipelineEvents.js';
 import type { ResolvedPlan } from './resolvePlan.js';
@@ -64,8 +65,7 @@ export function pausedIn(plan: ResolvedPlan, context: PipelineContext, layer: nu
 /** Records a stage loop's pause: its snapshot and question; the stage counts as settled. */
 export function recordStagePause(context: PipelineContext, id: string, snapshot: unknown) {
   const stage = context.stages[id] as StageReport;
-  const loop = (snapshot as { context?: Partial<LoopContext> } | undefined)?.context;
-  const pending = loop?.pending as PendingRequest;
+  const pending = loopView(snapshot)?.pending as PendingRequest;
   return {
     stages: {
       ...context.stages,

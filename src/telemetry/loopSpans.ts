@@ -1,5 +1,5 @@
-import type { RunEvent, StepStartedEvent } from '../events/runEvents.js';
 import { readError } from '../failures.js';
+import type { RunEvent, StepStartedEvent } from '../machines/runEvents.js';
 import type { TraceEntry } from '../trace.js';
 import {
   type LoopSpan,

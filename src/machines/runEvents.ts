@@ -1,8 +1,8 @@
 import type { StepName } from '../failures.js';
-import { type LoopContext, type PendingRequest, STEP_STATE } from '../machines/loopContext.js';
 import type { LoopOutcome } from '../outcome.js';
 import type { TraceDecision } from '../statuses.js';
 import type { TraceEntry } from '../trace.js';
+import { type LoopContext, type PendingRequest, STEP_STATE } from './loopContext.js';
 
 /** A step visit's trace entry: it has no `decision`. */
 export type StepEntry = TraceEntry & { decision?: undefined };
