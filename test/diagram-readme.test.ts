@@ -16,7 +16,7 @@ const cli = async (...argv: string[]) => {
   return { code, stdout: capture.stdout(), stderr: capture.stderr() };
 };
 
-describe("the loop diagram of docs/diagram.md", () => {
+describe('the loop diagram of docs/diagram.md', () => {
   it('is exactly what `loopchart diagram` prints for the default loop (LOOPCHART_UPDATE_README=1 rewrites it)', async () => {
     const generated = (await cli('diagram')).stdout;
     expect(generated).toBe(toMermaid(createLoopMachine(diagramConfig({}))));
