@@ -85,4 +85,26 @@ describe('the README and docs/', () => {
     );
     expect(broken).toEqual([]);
   });
+  it('name each export on the entry that holds it, in the entries tables', () => {
+    const peers = Object.keys(
+      JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).peerDependencies,
+    );
+    const misplaced = ['README.md', 'docs/entries.md'].flatMap((page) =>
+      readFileSync(join(root, page), 'utf8')
+        .split('\n')
+        .filter((line) => line.startsWith('| `loopchart/'))
+        .flatMap((row) => {
+          const [entries = '', holds = ''] = row.split(' | ');
+          const sources = [...entries.matchAll(/`loopchart\/(\w+)`/g)].map((m) =>
+            readFileSync(join(root, 'src', String(m[1]), 'index.ts'), 'utf8'),
+          );
+          return [...holds.matchAll(/`([A-Za-z_$][\w$]*)`/g)]
+            .map((m) => String(m[1]))
+            .filter((name) => !peers.includes(name))
+            .filter((name) => !sources.some((source) => new RegExp(`\\b${name}\\b`).test(source)))
+            .map((name) => `${page}: ${name} is not on ${entries.replace('| ', '')}`);
+        }),
+    );
+    expect(misplaced).toEqual([]);
+  });
 });
