@@ -3,11 +3,11 @@
  * would paste it (a hidden `<!-- prelude … -->` declares what a fragment assumes is in scope).
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { docBlocks } from './support/docBlocks.js';
+import { docBlocks, docPages } from './support/docBlocks.js';
 
 const root = join(import.meta.dirname, '..');
 const out = join(root, '.build', 'doc-blocks');
@@ -52,12 +52,7 @@ it('type-checks every TypeScript block of the README and docs/', async () => {
   expect(located).toBe('');
 }, 60_000);
 
-const pages = [
-  'README.md',
-  ...readdirSync(join(root, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name}`),
-];
+const pages = docPages(root);
 
 describe('the README and docs/', () => {
   it('keep the README to a five-minute read: at most 250 lines', () => {

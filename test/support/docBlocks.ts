@@ -12,13 +12,7 @@ const BLOCK = /(?:<!--\s*prelude\s*\n([\s\S]*?)-->\s*\n)?```ts\n([\s\S]*?)```/g;
 
 /** Every ```ts block of README.md and docs/*.md; a `<!-- prelude … -->` just before one is prepended. */
 export function docBlocks(root: string): DocBlock[] {
-  const pages = [
-    'README.md',
-    ...readdirSync(join(root, 'docs'))
-      .filter((name) => name.endsWith('.md'))
-      .map((name) => `docs/${name}`),
-  ];
-  return pages.flatMap((file) => {
+  return docPages(root).flatMap((file) => {
     const text = readFileSync(join(root, file), 'utf8');
     return [...text.matchAll(BLOCK)].map((match) => ({
       file,
@@ -26,4 +20,14 @@ export function docBlocks(root: string): DocBlock[] {
       code: `${match[1] ?? ''}${match[2] ?? ''}`,
     }));
   });
+}
+
+/** README.md and every docs/*.md page, as paths relative to the repo root. */
+export function docPages(root: string): string[] {
+  return [
+    'README.md',
+    ...readdirSync(join(root, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/${name}`),
+  ];
 }
