@@ -6,7 +6,7 @@ import { captureIo } from '../src/cli/captureIo.js';
 import { diagramConfig } from '../src/cli/commands/diagram.js';
 import { runCli } from '../src/cli/runCli.js';
 
-const README = new URL('../README.md', import.meta.url);
+const README = new URL('../docs/diagram.md', import.meta.url);
 const SECTION =
   /(<!-- section:diagram -->[\s\S]*?```mermaid\n)([\s\S]*?)(```[\s\S]*?<!-- \/section:diagram -->)/;
 
@@ -16,7 +16,7 @@ const cli = async (...argv: string[]) => {
   return { code, stdout: capture.stdout(), stderr: capture.stderr() };
 };
 
-describe("the README's loop diagram", () => {
+describe('the loop diagram of docs/diagram.md', () => {
   it('is exactly what `loopchart diagram` prints for the default loop (LOOPCHART_UPDATE_README=1 rewrites it)', async () => {
     const generated = (await cli('diagram')).stdout;
     expect(generated).toBe(toMermaid(createLoopMachine(diagramConfig({}))));
@@ -28,7 +28,7 @@ describe("the README's loop diagram", () => {
       );
     }
     const block = SECTION.exec(readFileSync(README, 'utf8'))?.[2];
-    expect(block, 'README section "diagram" has a ```mermaid block').toBeDefined();
+    expect(block, 'docs/diagram.md section "diagram" has a ```mermaid block').toBeDefined();
     expect(block).toBe(generated);
   });
 });

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { getLoopPaths as scriptedPaths } from 'loopchart/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-// The README's "Test every path" block for a user's own loop (maxRetries 3, fallback, review) runs
+// docs/testing.md's "Test every path" block for a user's own loop (maxRetries 3, fallback, review) runs
 // here verbatim: their samples, their real steps, their outcome handler on every path.
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../docs/testing.md', import.meta.url), 'utf8');
 const thisFile = readFileSync(new URL(import.meta.url), 'utf8');
 const snippet = /\/\/ README:start\n([\s\S]*?)\/\/ README:end/.exec(thisFile)?.[1]?.trim();
 

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-// The README's "Test every path" snippet runs here verbatim, and the example script runs as CI
+// docs/testing.md's "Test every path" snippet runs here verbatim, and the example script runs as CI
 // runs it (`npm test`): both cover the example's loop on every path.
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../docs/testing.md', import.meta.url), 'utf8');
 const thisFile = readFileSync(new URL(import.meta.url), 'utf8');
 const snippet = /\/\/ README:start\n([\s\S]*?)\/\/ README:end/.exec(thisFile)?.[1]?.trim();
 

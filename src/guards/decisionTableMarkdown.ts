@@ -55,7 +55,7 @@ export function decisionTableMarkdown(): string {
     'a config holds only the rows its shape can reach:',
     '',
     ordered(VERDICT_ROWS),
-    'A failed step (SPEC §2) goes through the `failed` state the same way:',
+    'A failed step (a thrown failure, see [docs/failures.md](docs/failures.md)) goes through the `failed` state the same way:',
     '',
     ordered(FAILURE_ROWS),
   ].join('\n');
