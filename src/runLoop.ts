@@ -13,7 +13,6 @@ import { bindSteps, sharedLoopMachine } from './machines/sharedLoopMachine.js';
 import { runStepsOf } from './machines/stepActors.js';
 import type { LoopOutcome } from './outcome.js';
 import { abortOnSignal, abortReason } from './persistence/abortOnSignal.js';
-import { driveLoop } from './persistence/driveLoop.js';
 import type { RunResult } from './persistence/PausedRun.js';
 import { type CheckpointOptions, checkRunOptions, prepareLoop } from './persistence/prepareLoop.js';
 
@@ -72,21 +71,10 @@ export async function runLoop<I, C>(
   }
   const { store, runId, claim } = checkRunOptions(options, false);
   const prepared = prepareLoop(config);
-  const { gate, expected } = prepared;
-  const watch = await watchRun(options, expected.machineId);
+  const watch = await watchRun(options, prepared.expected.machineId);
   const actor = prepared.actor(actorOptions);
   return watched(watch, actor, () =>
-    driveLoop<C>({
-      actor,
-      gate,
-      store,
-      runId,
-      machineId: expected.machineId,
-      fingerprint: expected.fingerprint,
-      seq: 0,
-      signal,
-      claim,
-    }),
+    prepared.drive<C>({ actor, store, runId, seq: 0, signal, claim }),
   );
 }
 

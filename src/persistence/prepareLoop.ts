@@ -11,6 +11,8 @@ import { bindSteps, sharedFingerprint, sharedLoopMachine } from '../machines/sha
 import { runStepsOf } from '../machines/stepActors.js';
 import type { CheckpointStore } from './CheckpointStore.js';
 import type { ExpectedMachine } from './checkpointFormat.js';
+import { type Drive, driveLoop } from './driveLoop.js';
+import type { RunResult } from './PausedRun.js';
 import { DEFAULT_CLAIM_TTL_MS, newClaimOwner } from './runClaim.js';
 import { gatedConfig, StepGate } from './stepGate.js';
 
@@ -47,7 +49,12 @@ export function prepareLoop<I, C>(config: LoopConfig<I, C>) {
     bindSteps(created, steps);
     return created;
   };
-  return { machine, gate, expected, actor };
+  /** Drives the run's actor to its end or next pause; the gate and the machine's identity are filled in. */
+  const drive = <C2 = C>(
+    run: Omit<Drive, 'gate' | 'machineId' | 'fingerprint'>,
+  ): Promise<RunResult<C2>> =>
+    driveLoop<C2>({ ...run, gate, machineId, fingerprint: expected.fingerprint });
+  return { machine, gate, expected, actor, drive };
 }
 
 /** Checks the store and run id a caller passed; throws `LoopConfigError` naming the field. */

@@ -7,7 +7,6 @@ import { type LoopView, loopView } from '../machines/loopView.js';
 import type { LoopOutcome } from '../outcome.js';
 import { CheckpointError } from './CheckpointError.js';
 import { type Checkpoint, decodeCheckpoint, type PersistedSnapshot } from './checkpointFormat.js';
-import { driveLoop } from './driveLoop.js';
 import { pausedRun, type RunResult } from './PausedRun.js';
 import {
   type CheckpointOptions,
@@ -54,7 +53,7 @@ export async function resumeLoop<I, C>(
 ): Promise<RunResult<C>> {
   const { store, runId, claim } = checkRunOptions(options, true);
   const prepared = prepareLoop(config);
-  const { gate, expected } = prepared;
+  const { expected } = prepared;
   const record = await store.load(runId);
   if (!record) {
     throw new CheckpointError('not_found', runId, `loopchart: no checkpoint for run '${runId}'`);
@@ -94,13 +93,10 @@ export async function resumeLoop<I, C>(
   checkClaim(runId, checkpoint.claim);
   const watch = await watchRun(options, expected.machineId);
   const drive = () =>
-    driveLoop<C>({
+    prepared.drive<C>({
       actor,
-      gate,
       store,
       runId,
-      machineId: expected.machineId,
-      fingerprint: expected.fingerprint,
       seq: record.seq,
       event,
       signal: options.signal,
