@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { LoopConfigError } from '../LoopConfigError.js';
+import { listenOn } from '../listenOn.js';
 import { isAllowedHost, isAllowedOrigin } from '../viewer/requestChecks.js';
 import { type ApiReply, refuse } from './apiReply.js';
 import { openApiDocument } from './openApiDocument.js';
@@ -145,18 +145,11 @@ export async function serveRuns(options: ServeRunsOptions): Promise<RunsServer> 
   });
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? DEFAULT_SERVE_PORT, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  port = address.port;
+  const bound = await listenOn(server, options.port ?? DEFAULT_SERVE_PORT, host);
+  port = bound.port;
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/`,
-    host: address.address,
+    url: `http://${bound.origin}/`,
+    host: bound.address,
     port,
     close: async () => {
       server.closeIdleConnections();

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { listenOn } from '../listenOn.js';
 import { createLoopMachine } from '../machines/loopMachine.js';
 import type { CheckpointStore } from '../persistence/CheckpointStore.js';
 import type { ChartLayout } from './ChartLayout.js';
@@ -189,20 +189,13 @@ export async function startViewer(options: ViewerOptions = {}): Promise<RunViewe
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? DEFAULT_VIEWER_PORT, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  port = address.port;
-  const origin = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const bound = await listenOn(server, options.port ?? DEFAULT_VIEWER_PORT, host);
+  port = bound.port;
+  const { origin } = bound;
   return {
     url: `http://${origin}/`,
     inspectUrl: `ws://${origin}/`,
-    host: address.address,
+    host: bound.address,
     port,
     runs: () => store.list(),
     close: async () => {
