@@ -79,11 +79,18 @@ async function prepareWatch(options: ObserveOptions<never>, loopId: string): Pro
   };
   return {
     watch(actor, restored, start) {
-      const subscription = watchLoopActor(actor, restored, deliver);
+      // the outcome is reported once the run has it for good (with a store: its last checkpoint
+      // saved); a run whose final save fails rejects instead, and reports no outcome
+      let ended: RunEvent | undefined;
+      const subscription = watchLoopActor(actor, restored, (event) => {
+        if (event.type === 'outcome') ended = event;
+        else deliver(event);
+      });
       const finish = () => subscription.unsubscribe();
       return within(spans, start).then(
         (result) => {
           finish();
+          if (ended) deliver(ended);
           return result;
         },
         (error: unknown) => {

@@ -12,7 +12,12 @@ import { LOOP_STATUSES, OK_STATUSES } from 'loopchart';
 import { PostgresCheckpointStore } from 'loopchart/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropSchema, PG_URL, postgresReachable, schemaName } from '../support/postgresServer.js';
-import { type Combination, combinationArbitrary, deadlineOf } from './support/combination.js';
+import {
+  type Combination,
+  combinationArbitrary,
+  deadlineOf,
+  HOSTS,
+} from './support/combination.js';
 import { type CombinationRun, runCombination, usePostgres } from './support/runCombination.js';
 
 const NUM_RUNS = Number(process.env.COMBINATION_RUNS ?? 1000);
@@ -80,6 +85,15 @@ function brokenPromises(c: Combination, run: CombinationRun): string[] {
       (LOOP_STATUSES as readonly string[]).includes(entry.decision ?? ''),
   );
   if (stops.length > 1) problems.push(`${stops.length} terminal decisions`);
+  if (c.host !== 'actor' && c.host !== 'pipeline') {
+    // onEvent, across every resume: one outcome event, and (with no crash to replay) one
+    // decision event per decision of the trace
+    const { outcomes, decisions: decided } = run.events;
+    if (outcomes.join() !== outcome.status)
+      problems.push(`onEvent saw outcomes [${outcomes.join()}], the run ended ${outcome.status}`);
+    if (run.crashes === 0 && decided !== decisions.length)
+      problems.push(`onEvent saw ${decided} decisions, the trace has ${decisions.length}`);
+  }
   const inTime = deadlineOf(c) * run.segments + 1000;
   if (run.elapsedMs > inTime) problems.push(`took ${run.elapsedMs} ms, more than ${inTime} ms`);
   if (
@@ -119,6 +133,7 @@ describe('features combined', () => {
       expect(figures.crashes).toBeGreaterThan(20);
       expect(figures.refusals).toBeGreaterThan(20);
       expect(figures.deadlineStops).toBeGreaterThan(20);
+      expect([...figures.hosts.keys()].sort()).toEqual([...HOSTS].sort());
     }
     console.log(
       `combinations: ${figures.runs} runs, ${figures.crashes} crashes resumed, ${figures.refusals} bad answers refused, ${figures.deadlineStops} deadline stops; ${[...figures.statuses].map(([s, n]) => `${s} ${n}`).join(', ')}; hosts: ${[...figures.hosts].map(([h, n]) => `${h} ${n}`).join(', ')}${reachable ? '' : ' (no Postgres server: its runs used memory)'}`,

@@ -6,6 +6,7 @@ import {
   isPausedRun,
   type LoopOutcome,
   MemoryCheckpointStore,
+  type RunEvent,
   type RunResult,
   resumeLoop,
   runLoop,
@@ -32,6 +33,8 @@ export interface CombinationRun {
   refusals: number;
   /** Live stretches of the run: the first, and one after each answer or resume. */
   segments: number;
+  /** The run events `onEvent` delivered (plain and store hosts), in order: outcome statuses and decisions. */
+  events: { outcomes: string[]; decisions: number };
   elapsedMs: number;
   maxAttempts: number;
   maxRetries: number;
@@ -49,14 +52,14 @@ export async function runCombination(c: Combination): Promise<CombinationRun> {
     c.abortAfterMs === null
       ? undefined
       : setTimeout(() => controller.abort('the user cancelled'), c.abortAfterMs);
-  const state = { crashes: 0, refusals: 0, segments: 1 };
+  const state = { crashes: 0, refusals: 0, segments: 1, events: { outcomes: [], decisions: 0 } };
   const started = Date.now();
   let watchdog: ReturnType<typeof setTimeout> | undefined;
   try {
     const run = (async () => {
       switch (c.host) {
         case 'plain':
-          return runLoop(config, 'task', { signal: controller.signal });
+          return runLoop(config, 'task', { signal: controller.signal, onEvent: recorder(state) });
         case 'actor':
           return inAppActor(c, config, controller.signal, state);
         case 'pipeline':
@@ -91,6 +94,21 @@ export async function runCombination(c: Combination): Promise<CombinationRun> {
     clearTimeout(abortTimer);
     clearTimeout(watchdog);
   }
+}
+
+type RunState = {
+  crashes: number;
+  refusals: number;
+  segments: number;
+  events: CombinationRun['events'];
+};
+
+/** An `onEvent` that counts what the property checks: outcomes and decisions. */
+function recorder(state: RunState) {
+  return (event: RunEvent) => {
+    if (event.type === 'outcome') state.events.outcomes.push(event.outcome.status);
+    if (event.type === 'decision') state.events.decisions += 1;
+  };
 }
 
 /** A store that dies at save `at`: that save and every later one fail, as if the process was killed. */
@@ -132,15 +150,16 @@ async function onStore(
   c: Combination,
   config: ReturnType<typeof scriptedConfig>,
   signal: AbortSignal,
-  state: { crashes: number; refusals: number; segments: number },
+  state: RunState,
 ): Promise<LoopOutcome> {
+  const onEvent = recorder(state);
   const store = storeFor(c.host);
   const runId = globalThis.crypto.randomUUID(); // the Postgres store is shared by every run
   try {
     const first = mortal(store, c.crashAtSave);
     let result: RunResult | undefined;
     try {
-      result = await runLoop(config, 'task', { store: first.view, runId, signal });
+      result = await runLoop(config, 'task', { store: first.view, runId, signal, onEvent });
     } catch (error) {
       if (!first.died()) throw error;
       state.crashes += 1;
@@ -150,8 +169,8 @@ async function onStore(
     if (result === undefined) {
       // nothing was saved before the process died (no step ran): the restarted one starts again
       result = (await store.load(runId))
-        ? await resumeLoop(config, { store: resumer, runId, signal })
-        : await runLoop(config, 'task', { store: resumer, runId, signal });
+        ? await resumeLoop(config, { store: resumer, runId, signal, onEvent })
+        : await runLoop(config, 'task', { store: resumer, runId, signal, onEvent });
     }
     let answers = 0;
     while (isPausedRun(result)) {
@@ -163,6 +182,7 @@ async function onStore(
           store: resumer,
           runId,
           event: event as never,
+          onEvent,
         }).catch((e: unknown) => e);
         const after = await store.load(runId);
         if (!isCheckpointError(refused) || refused.code !== 'invalid_answer') {
@@ -178,6 +198,7 @@ async function onStore(
         runId,
         event: event as never,
         signal,
+        onEvent,
       });
     }
     return result;
