@@ -203,3 +203,13 @@ describe('loopchart/ai: a generateText call as a loop step', () => {
     `);
   });
 });
+
+describe('an unusable reply in a checkpoint', () => {
+  it('is still recognised after the JSON round trip a checkpoint makes', async () => {
+    const { unusableOutput } = await import('../src/ai/unusableOutput.js');
+    const reply = unusableOutput('schema_mismatch', '{"n":"x"}', 'did not match', 'stop');
+    const restored: unknown = JSON.parse(JSON.stringify(reply));
+    expect(isUnusableOutput(restored)).toBe(true);
+    expect(isUnusableOutput({ kind: 'schema_mismatch', text: '', message: '' })).toBe(false);
+  });
+});

@@ -1,7 +1,6 @@
 import { type NoObjectGeneratedError, TypeValidationError } from 'ai';
 import { type SchemaIssue, toSchemaIssues } from '../schemaValidator/schemaIssues.js';
 
-const BRAND = Symbol.for('loopchart.UnusableOutput');
 const MAX_TEXT = 20_000;
 
 /**
@@ -10,7 +9,8 @@ const MAX_TEXT = 20_000;
  * verdict (a reask) instead of the step failing; it carries the reply's text and the issues.
  */
 export interface UnusableOutput {
-  readonly [BRAND]: true;
+  /** The brand, a plain field so it survives a checkpoint's JSON (a symbol key would not). */
+  readonly loopchart: 'unusable-output';
   readonly kind: 'schema_mismatch' | 'unparsable' | 'no_output' | 'refusal';
   /** The reply's text (bounded), what the reask shows the model it said. */
   readonly text: string;
@@ -25,7 +25,11 @@ export interface UnusableOutput {
  * @example if (outcome.status === 'terminate_with_partial' && isUnusableOutput(outcome.partial)) log(outcome.partial.text);
  */
 export function isUnusableOutput(value: unknown): value is UnusableOutput {
-  return typeof value === 'object' && value !== null && BRAND in value;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { loopchart?: unknown }).loopchart === 'unusable-output'
+  );
 }
 
 export function unusableOutput(
@@ -36,7 +40,7 @@ export function unusableOutput(
   issues: readonly SchemaIssue[] = [],
 ): UnusableOutput {
   return Object.freeze({
-    [BRAND]: true as const,
+    loopchart: 'unusable-output' as const,
     kind,
     text: (text ?? '').slice(0, MAX_TEXT),
     message,
