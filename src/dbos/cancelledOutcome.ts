@@ -39,7 +39,7 @@ export async function cancelledOutcome<C>(runId: string): Promise<LoopOutcome<C>
     }
     const startedAt = info.startedAtEpochMs ?? 0;
     trace.push({
-      seq: trace.length,
+      seq: trace.length + 1,
       state: STEP_STATE[step],
       iterationIndex: iterations,
       attempt: attempts,
@@ -53,7 +53,7 @@ export async function cancelledOutcome<C>(runId: string): Promise<LoopOutcome<C>
   const where = inFlight ? `while ${inFlight} was in flight` : 'between steps';
   const message = `The run was cancelled through DBOS ${where}, after ${attempts} attempt(s).`;
   trace.push({
-    seq: trace.length,
+    seq: trace.length + 1,
     state: 'aborted',
     iterationIndex: iterations,
     attempt: attempts,

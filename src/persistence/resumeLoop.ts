@@ -1,6 +1,6 @@
 import { checkAnswer } from '../answers/checkAnswer.js';
 import type { LoopConfig } from '../config.js';
-import { type ObserveOptions, watchRun } from '../events/watchRun.js';
+import { checkObserveOptions, type ObserveOptions, watchRun } from '../events/watchRun.js';
 import { stepOfState } from '../machines/loopContext.js';
 import type { LoopEvent } from '../machines/loopEvents.js';
 import { type LoopView, loopView } from '../machines/loopView.js';
@@ -52,6 +52,7 @@ export async function resumeLoop<I, C>(
   options: ResumeOptions<NoInfer<C>, NoInfer<I>>,
 ): Promise<RunResult<C>> {
   const { store, runId, claim } = checkRunOptions(options, true);
+  checkObserveOptions(options); // also on the early returns below, which observe nothing
   const prepared = prepareLoop(config);
   const { expected } = prepared;
   const record = await store.load(runId);

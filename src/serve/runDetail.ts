@@ -1,3 +1,4 @@
+import type { PendingRequest } from '../machines/loopContext.js';
 import { loopView } from '../machines/loopView.js';
 import { isCheckpointError } from '../persistence/CheckpointError.js';
 import type { CheckpointRecord } from '../persistence/CheckpointStore.js';
@@ -78,7 +79,11 @@ function pipelineDetail(row: Omit<CheckpointRecord, 'data'>, record: PipelineRec
     ...row,
     pipelineStatus: record.status,
     pause: paused ? (context.pause ?? null) : null,
-    answerWith: paused ? PIPELINE_EVENTS : [],
+    answerWith: !paused
+      ? []
+      : paused.reason === 'stage_paused'
+        ? stageAnswers(paused)
+        : PIPELINE_EVENTS,
     stages,
   };
 }
@@ -91,4 +96,14 @@ export function pipelineRecordOf(data: string): PipelineRecord | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A pipeline paused inside its stages takes their loops' answers (with `stage`) and `pipeline.abort`. */
+function stageAnswers(pause: { pending: Record<string, PendingRequest> }): string[] {
+  const kinds = new Set(Object.values(pause.pending).map((pending) => pending.kind));
+  return [
+    ...(kinds.has('review') ? REVIEW_EVENTS : []),
+    ...(kinds.has('clarification') ? ['clarification.answer'] : []),
+    'pipeline.abort',
+  ];
 }
