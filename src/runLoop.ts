@@ -6,7 +6,12 @@ import {
   createActor,
 } from 'xstate';
 import { type LoopConfig, resolveConfig } from './config.js';
-import { type ObserveOptions, type RunWatch, watchRun } from './events/watchRun.js';
+import {
+  checkObservable,
+  type ObserveOptions,
+  type RunWatch,
+  watchRun,
+} from './events/watchRun.js';
 import { abortedBeforeStart, machineAbortedBeforeStart } from './machines/abortedBeforeStart.js';
 import type { LoopMachine } from './machines/loopMachine.js';
 import { bindSteps, sharedLoopMachine } from './machines/sharedLoopMachine.js';
@@ -59,6 +64,7 @@ export async function runLoop<I, C>(
   if (options.store === undefined) {
     const settings = resolveConfig(config);
     const id = config.id ?? 'loop';
+    checkObservable(options, settings);
     const watch = await watchRun(options, id);
     if (signal?.aborted) {
       const early = abortedBeforeStart(settings, input, abortReason(signal)) as LoopOutcome<C>;
@@ -71,6 +77,7 @@ export async function runLoop<I, C>(
   }
   const { store, runId, claim } = checkRunOptions(options, false);
   const prepared = prepareLoop(config);
+  checkObservable(options, prepared.settings);
   const watch = await watchRun(options, prepared.expected.machineId);
   const actor = prepared.actor(actorOptions);
   return watched(watch, actor, () =>

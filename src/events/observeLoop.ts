@@ -32,12 +32,13 @@ export function watchLoopActor(
   deliver: (event: RunEvent) => void,
 ): Subscription {
   const initial = actor.getSnapshot() as LoopSnapshotView;
-  let before: LoopSnapshotView | undefined = initial;
+  // a restored actor re-runs the step that was in flight: that counts as the step starting
+  let before: LoopSnapshotView | undefined = restored ? { ...initial, children: {} } : initial;
   return actor.subscribe({
     next(snapshot) {
       const after = snapshot as LoopSnapshotView;
       if (!Array.isArray(after.context?.trace)) return; // not a loop machine's actor
-      if (after === initial && before === initial && !restored) before = undefined;
+      if (after === initial && before === initial) before = undefined;
       for (const event of runEventsBetween(before, after)) deliver(event);
       before = after;
     },

@@ -42,6 +42,20 @@ export function checkObserveOptions(options: { onEvent?: unknown; tracer?: unkno
   }
 }
 
+/**
+ * Refuses to observe a loop whose trace is off: its step and decision events are read from the
+ * trace, so `onEvent` and the spans would see only starts and the outcome.
+ */
+export function checkObservable(
+  options: { onEvent?: unknown; tracer?: unknown },
+  settings: { trace: boolean },
+): void {
+  if (settings.trace || (options.onEvent === undefined && options.tracer === undefined)) return;
+  throw new LoopConfigError(
+    "loopchart: invalid run options\n  - onEvent, tracer: need the loop's trace (the config sets trace: false, so no step or decision would be reported)",
+  );
+}
+
 /** What a runner wires into one run; undefined when the caller observes nothing. */
 export interface RunWatch {
   /** Runs `start` (which starts the actor) with the actor watched and the run span active. */
@@ -79,11 +93,12 @@ async function prepareWatch(options: ObserveOptions<never>, loopId: string): Pro
   };
   return {
     watch(actor, restored, start) {
-      // the outcome is reported once the run has it for good (with a store: its last checkpoint
-      // saved); a run whose final save fails rejects instead, and reports no outcome
+      // how the run ends (its pause or its outcome) is reported once the run has it for good: with
+      // a store, once the checkpoint is saved (a run whose save fails rejects and reports none);
+      // without one, a pause nobody can answer ends aborted, and only that is reported
       let ended: RunEvent | undefined;
       const subscription = watchLoopActor(actor, restored, (event) => {
-        if (event.type === 'outcome') ended = event;
+        if (event.type === 'outcome' || event.type === 'pause') ended = event;
         else deliver(event);
       });
       const finish = () => subscription.unsubscribe();

@@ -54,7 +54,7 @@ export function prepareLoop<I, C>(config: LoopConfig<I, C>) {
     run: Omit<Drive, 'gate' | 'machineId' | 'fingerprint'>,
   ): Promise<RunResult<C2>> =>
     driveLoop<C2>({ ...run, gate, machineId, fingerprint: expected.fingerprint });
-  return { machine, gate, expected, actor, drive };
+  return { machine, gate, expected, actor, drive, settings };
 }
 
 /** Checks the store and run id a caller passed; throws `LoopConfigError` naming the field. */

@@ -1,6 +1,11 @@
 import { checkAnswer } from '../answers/checkAnswer.js';
 import type { LoopConfig } from '../config.js';
-import { checkObserveOptions, type ObserveOptions, watchRun } from '../events/watchRun.js';
+import {
+  checkObservable,
+  checkObserveOptions,
+  type ObserveOptions,
+  watchRun,
+} from '../events/watchRun.js';
 import { stepOfState } from '../machines/loopContext.js';
 import type { LoopEvent } from '../machines/loopEvents.js';
 import { type LoopView, loopView } from '../machines/loopView.js';
@@ -54,6 +59,7 @@ export async function resumeLoop<I, C>(
   const { store, runId, claim } = checkRunOptions(options, true);
   checkObserveOptions(options); // also on the early returns below, which observe nothing
   const prepared = prepareLoop(config);
+  checkObservable(options, prepared.settings);
   const { expected } = prepared;
   const record = await store.load(runId);
   if (!record) {
