@@ -115,3 +115,17 @@ describe('run events where observing meets other features', () => {
     await first;
   });
 });
+
+describe('the chart of a loop without a deadline', () => {
+  it('holds no deadline branches, and a loop with one holds both', async () => {
+    const { createLoopMachine } = await import('loopchart');
+    const { toMachineJson } = await import('loopchart/analysis');
+    const guards = (deadlineMs: number | null) =>
+      toMachineJson(createLoopMachine({ attempt: () => 'x', validate: valid, deadlineMs }))
+        .edges.map((edge) => edge.guard)
+        .filter((guard) => guard === 'stoppedByDeadline' || guard === 'retryWaitHitDeadline')
+        .sort();
+    expect(guards(null)).toEqual([]);
+    expect(guards(60_000)).toEqual(['retryWaitHitDeadline', 'stoppedByDeadline']);
+  });
+});

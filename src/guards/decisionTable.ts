@@ -9,6 +9,7 @@ export type ShapeFact =
   | 'canStall'
   | 'hasBudget'
   | 'hasNonIdempotentStep'
+  | 'hasDeadline'
   | 'reviewsBeforeProceed'
   | 'reviewsAfterFailedValidation';
 
@@ -143,6 +144,7 @@ export const FAILURE_ROWS = [
     guard: 'stoppedByDeadline',
     target: 'ceiling_stop',
     actions: 'recordDeadline',
+    when: { hasDeadline: true },
     because: 'ceiling_stop',
   },
   { guard: 'isPolicyFailure', target: 'policy_stop', because: 'policy_stop' },

@@ -8,6 +8,7 @@ const FACT_WORDS: Record<ShapeFact, [string, string]> = {
   canStall: ['stall detection can fire', 'stall detection cannot fire'],
   hasBudget: ['`maxCost`', 'no `maxCost`'],
   hasNonIdempotentStep: ['a step that is not idempotent', 'every step idempotent'],
+  hasDeadline: ['a `deadlineMs`', '`deadlineMs: null`'],
   reviewsBeforeProceed: ['`review.beforeProceed`', 'no `review.beforeProceed`'],
   reviewsAfterFailedValidation: [
     '`review.afterFailedValidation`',

@@ -71,6 +71,7 @@ const ROUTER_SHAPE: Shape = {
   canStall: false,
   hasBudget: false,
   hasNonIdempotentStep: false,
+  hasDeadline: false,
   reviewsBeforeProceed: false,
   reviewsAfterFailedValidation: false,
 };

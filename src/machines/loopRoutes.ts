@@ -23,7 +23,12 @@ export const VERDICT_ARRIVAL_ROWS = [
 
 /** After a retry wait, the step that failed runs again. */
 export const RETRY_ROWS = [
-  { guard: 'retryWaitHitDeadline', target: 'ceiling_stop', actions: 'recordDeadline' },
+  {
+    guard: 'retryWaitHitDeadline',
+    target: 'ceiling_stop',
+    actions: 'recordDeadline',
+    when: { hasDeadline: true },
+  },
   { guard: 'failedInAttempt', target: 'attempting', when: { canReattempt: true } },
   {
     guard: 'failedInRefine',

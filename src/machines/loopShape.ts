@@ -33,6 +33,7 @@ export function shapeOf(settings: LoopSettings): LoopShape {
     canStall,
     hasBudget: settings.maxCost !== null,
     hasNonIdempotentStep: steps.some((step) => !settings.idempotent[step]),
+    hasDeadline: settings.deadlineMs !== null,
     hasReview: review.beforeProceed || review.afterFailedValidation,
     reviewsBeforeProceed: review.beforeProceed,
     reviewsAfterFailedValidation: review.afterFailedValidation,
