@@ -57,6 +57,9 @@ describe.runIf(reachable)('loop runs on DBOS that wait', () => {
     expect(await answer({ type: 'clarification.answer', answer: 'x' })).toBe('refused');
     expect(await answer({ type: 'review.modify' })).toBe('refused');
     expect(await answer('continue')).toBe('refused');
+    // resumeLoop's own answer check: the config's schema, and one edit at a time
+    expect(await answer({ type: 'review.modify', candidate: 42 })).toBe('refused');
+    expect(await answer({ type: 'review.modify', candidate: 'a', input: 'b' })).toBe('refused');
     expect(await answer({ type: 'review.continue' }, 7)).toBe('not_waiting');
     // sent around answer(), straight to the topic: the workflow drops it and keeps waiting
     await b.command('send', {

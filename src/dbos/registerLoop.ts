@@ -1,5 +1,6 @@
 import { DBOS, type WorkflowHandle } from '@dbos-inc/dbos-sdk';
 import { fromPromise } from 'xstate';
+import { checkAnswer } from '../answers/checkAnswer.js';
 import { type LoopConfig, resolveConfig } from '../config.js';
 import type { StepName } from '../failures.js';
 import { LoopConfigError } from '../LoopConfigError.js';
@@ -7,6 +8,7 @@ import type { PendingRequest } from '../machines/loopContext.js';
 import type { LoopEvent } from '../machines/loopEvents.js';
 import { createLoopMachine } from '../machines/loopMachine.js';
 import type { LoopOutcome } from '../outcome.js';
+import { isCheckpointError } from '../persistence/CheckpointError.js';
 import { cancelledOutcome } from './cancelledOutcome.js';
 import { checkLoopAnswer } from './checkLoopAnswer.js';
 import { DbosRunError } from './DbosRunError.js';
@@ -92,7 +94,14 @@ export function registerLoop<I, C>(
     pending: (runId) => pendingOf<PendingRequest>(runId),
     answer: async (runId, event, { pause } = {}) => {
       const current = await waitingPause<PendingRequest>(runId, pause);
-      const checked = checkLoopAnswer(runId, event, current.pending);
+      // the event must fit the pause, then pass resumeLoop's own check (the answer schemas too)
+      const fits = checkLoopAnswer(runId, event, current.pending);
+      const checked = await checkAnswer(runId, fits, current.pending, config.answers).catch(
+        (error: unknown) => {
+          if (!isCheckpointError(error) || error.code !== 'invalid_answer') throw error;
+          throw new DbosRunError('refused', runId, error.message);
+        },
+      );
       await DBOS.send<AnswerMessage>(runId, { event: checked, pause: current.pause }, ANSWER_TOPIC);
     },
     cancel: (runId) => DBOS.cancelWorkflow(runId),

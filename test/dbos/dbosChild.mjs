@@ -4,9 +4,11 @@
  * (start, answer, cancel, recover, outcome). Replies and journal lines are JSON; attempts append
  * their side effects to JOURNAL with appendFileSync, so a SIGKILL cannot lose a written one.
  */
+
 import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { DBOS } from '@dbos-inc/dbos-sdk';
+import { z } from 'zod';
 
 const { LIB, SYSTEM_DB, EXECUTOR_ID, JOURNAL } = process.env;
 const STEP_MS = Number(process.env.STEP_MS ?? 20);
@@ -56,7 +58,12 @@ const loops = {
     { name: 'pure' },
   ),
   reviewed: registerLoop(
-    { attempt: attempt('reviewed'), validate, review: { beforeProceed: true } },
+    {
+      attempt: attempt('reviewed'),
+      validate,
+      review: { beforeProceed: true },
+      answers: { candidate: z.string() },
+    },
     { name: 'reviewed' },
   ),
   retrying: registerLoop(
