@@ -82,7 +82,12 @@ export interface LoopLedger extends DeadlineLedger {
   abortReason: string | undefined;
 }
 
-export function initialContext(settings: LoopSettings, input: unknown): LoopContext {
+/** A new run's context; `startedAt` (default now) is when its deadline started counting. */
+export function initialContext(
+  settings: LoopSettings,
+  input: unknown,
+  startedAt = Date.now(),
+): LoopContext {
   return {
     settings,
     input,
@@ -99,7 +104,7 @@ export function initialContext(settings: LoopSettings, input: unknown): LoopCont
     phase: 'attempting',
     trace: [],
     ledger: {
-      stepStartedAt: Date.now(),
+      stepStartedAt: startedAt,
       previous: undefined,
       fallbackCandidate: undefined,
       fallbackRuns: 0,
@@ -108,7 +113,7 @@ export function initialContext(settings: LoopSettings, input: unknown): LoopCont
       answers: [],
       empty: undefined,
       abortReason: undefined,
-      ...startDeadline(settings.deadlineMs),
+      ...startDeadline(settings.deadlineMs, startedAt),
     },
   };
 }

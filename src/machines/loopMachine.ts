@@ -17,6 +17,11 @@ import { runStepsOf, type StepInput, type StepsOf, stepActors } from './stepActo
 /** The machine's input: `{ input }`, the first attempt's input. */
 export interface LoopMachineInput<I = unknown> {
   input: I;
+  /**
+   * When the run began, in ms since the epoch (default: when the actor starts). An engine that
+   * replays a workflow passes the time it journalled, so `deadlineMs` counts from the first start.
+   */
+  startedAt?: number;
 }
 
 /**
@@ -73,7 +78,7 @@ export function buildLoopMachine<I, C>(id: string, settings: LoopSettings, steps
     actions: loopActions,
   }).createMachine({
     id,
-    context: ({ input }) => initialContext(settings, input?.input),
+    context: ({ input }) => initialContext(settings, input?.input, startTimeOf(input?.startedAt)),
     initial: 'attempting',
     on: { 'loop.abort': { target: '.aborted', actions: 'recordAbort' } },
     states: reachableStates(
@@ -193,3 +198,8 @@ export function isBuiltLoopMachine(machine: object): boolean {
 
 /** The machine `createLoopMachine` returns. */
 export type LoopMachine<I = unknown, C = unknown> = ReturnType<typeof createLoopMachine<I, C>>;
+
+/** A given start time if it is one, else undefined (the run then starts counting now). */
+function startTimeOf(startedAt: unknown): number | undefined {
+  return typeof startedAt === 'number' && Number.isFinite(startedAt) ? startedAt : undefined;
+}

@@ -66,35 +66,49 @@ export type StepsOf = (system: AnyActorRef['system']) => RunSteps;
  * timeout, checks reported cost, and turns every throw into a classified `FailureRecord`.
  */
 export function stepActor(step: StepName, stepsOf: StepsOf, settings: LoopSettings) {
+  return fromPromise<unknown, StepInput>(({ input, signal, system }) =>
+    runOneStep(step, () => stepsOf(system), settings, input, signal),
+  );
+}
+
+/**
+ * One step as a step actor runs it: the step's output, or a thrown marked `FailureRecord` (a
+ * step the deadline cut off, or the user's failure classified). Engines that journal a step run
+ * this inside their own step, so the timeout and the deadline are part of what they record.
+ */
+export async function runOneStep(
+  step: StepName,
+  stepsOf: () => RunSteps,
+  settings: LoopSettings,
+  input: StepInput,
+  signal: AbortSignal,
+): Promise<unknown> {
   const timeoutMs = step === 'attempt' ? settings.attemptTimeoutMs : settings.stepTimeoutMs;
-  const idempotent = settings.idempotent[step];
-  return fromPromise<unknown, StepInput>(async ({ input, signal, system }) => {
-    let classify: FailureClassifier | undefined;
-    try {
-      const steps = stepsOf(system);
-      classify = steps.classify;
-      const run = steps[step];
-      if (input.resumed && !idempotent) {
-        throw uncertainSideEffect(
-          `${step} was in flight when the run was checkpointed; it is not idempotent, so it was not run again`,
-        );
-      }
-      if (signal.aborted) throw signal.reason;
-      const left = timeLeft(input.deadlineAt);
-      if (left === 0) throw new DeadlineExceeded(step);
-      // called synchronously as the actor starts, so a step counted as started has really run
-      const start = (stepSignal: AbortSignal) => run(stepContext(input, stepSignal));
-      const limit = stepLimit(step, timeoutMs, left);
-      const raw = await (limit === null ? start(signal) : withTimeout(limit, signal, start));
-      const read = readStepResult(raw);
-      if (read.costProblem) throw new LoopStepFailure('permanent', `${step} ${read.costProblem}`);
-      // only an attempt may return an empty result or a question
-      return stepOutput(read, step === 'attempt');
-    } catch (error) {
-      if (isDeadlineExceeded(error)) throw deadlineRecord(error);
-      throw markFailureRecord(classifyFailure(error, step, classify));
+  let classify: FailureClassifier | undefined;
+  try {
+    const steps = stepsOf();
+    classify = steps.classify;
+    const run = steps[step];
+    if (input.resumed && !settings.idempotent[step]) {
+      throw uncertainSideEffect(
+        `${step} was in flight when the run was checkpointed; it is not idempotent, so it was not run again`,
+      );
     }
-  });
+    if (signal.aborted) throw signal.reason;
+    const left = timeLeft(input.deadlineAt);
+    if (left === 0) throw new DeadlineExceeded(step);
+    // called synchronously as the actor starts, so a step counted as started has really run
+    const start = (stepSignal: AbortSignal) => run(stepContext(input, stepSignal));
+    const limit = stepLimit(step, timeoutMs, left);
+    const raw = await (limit === null ? start(signal) : withTimeout(limit, signal, start));
+    const read = readStepResult(raw);
+    if (read.costProblem) throw new LoopStepFailure('permanent', `${step} ${read.costProblem}`);
+    // only an attempt may return an empty result or a question
+    return stepOutput(read, step === 'attempt');
+  } catch (error) {
+    if (isDeadlineExceeded(error)) throw deadlineRecord(error);
+    throw markFailureRecord(classifyFailure(error, step, classify));
+  }
 }
 
 interface Limit {
