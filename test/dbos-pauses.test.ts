@@ -14,8 +14,10 @@ import { postgresReachable } from './support/postgresServer.js';
 const reachable = await postgresReachable();
 const bed = dbosTestbed('pauses', reachable);
 const RETRY_MS = 4000;
+const DEADLINE_MS = 4000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const start = (executor: string) => bed.start(executor, { RETRY_MS: String(RETRY_MS) });
+const start = (executor: string) =>
+  bed.start(executor, { RETRY_MS: String(RETRY_MS), DEADLINE_MS: String(DEADLINE_MS) });
 const until = async <T>(read: () => Promise<T | undefined> | T | undefined, ms = 20_000) => {
   const end = Date.now() + ms;
   for (;;) {
@@ -128,6 +130,33 @@ describe.runIf(reachable)('loop runs on DBOS that wait', () => {
     expect(waited).toBeLessThan(RETRY_MS + 900);
   }, 60_000);
 
+  it('counts deadlineMs from the run\'s first start, not from its recovery', async () => {
+    const victim = await start('deadline');
+    const startedAt = Date.now();
+    await victim.command('start', {
+      loop: 'deadlined',
+      runId: 'deadline-1',
+      input: { name: 'd', refines: 0 },
+    });
+    await until(() => readJournals(bed.base, ['deadline']).find((e) => e.runId === 'deadline-1'));
+    await sleep(1000);
+    await victim.kill();
+    await sleep(1000);
+    const restarted = await start('deadline');
+    const { outcome } = await restarted.command<{ outcome: LoopOutcome }>('outcome', {
+      loop: 'deadlined',
+      runId: 'deadline-1',
+    });
+    const endedAfter = Date.now() - startedAt;
+    expect(outcome).toMatchObject({ status: 'ceiling_stop', error: { cap: 'deadlineMs' } });
+    // the idempotent attempt ran again after the recovery, and the run still ended at 4 s
+    const everyone = [...new Set(bed.processes.map((p) => p.executor))];
+    const attempts = readJournals(bed.base, everyone).filter((e) => e.runId === 'deadline-1');
+    expect(attempts).toHaveLength(2);
+    expect(endedAfter).toBeGreaterThanOrEqual(DEADLINE_MS - 100);
+    expect(endedAfter).toBeLessThan(DEADLINE_MS + 1500);
+  }, 60_000);
+
   it('ends a run cancelled through DBOS as aborted, with the attempt it was in', async () => {
     const [a, b] = [await start('ca'), await start('cb')];
     await a.command('start', { loop: 'slow', runId: 'cancel-1', input: { name: 'c', refines: 0 } });
@@ -145,5 +174,38 @@ describe.runIf(reachable)('loop runs on DBOS that wait', () => {
     });
     expect(outcome.rationale).toMatch(/cancelled through DBOS while attempt was in flight/);
     expect(outcome.trace.at(-1)).toMatchObject({ decision: 'aborted' });
+  }, 60_000);
+
+  it('reads a run cancelled while it waits for review as aborted there, its candidate kept', async () => {
+    const a = await start('cr');
+    await a.command('start', {
+      loop: 'reviewed',
+      runId: 'cancel-review',
+      input: { name: 'm', refines: 1 },
+    });
+    await until(async () => {
+      const read = await a.command<{ pending: unknown }>('pending', {
+        loop: 'reviewed',
+        runId: 'cancel-review',
+      });
+      return read.pending ?? undefined;
+    });
+    await a.command('cancel', { loop: 'reviewed', runId: 'cancel-review' });
+    const { outcome } = await a.command<{ outcome: LoopOutcome }>('outcome', {
+      loop: 'reviewed',
+      runId: 'cancel-review',
+    });
+    expect(outcome).toMatchObject({
+      status: 'aborted',
+      attempts: 2,
+      iterations: 1,
+      partial: 'draft 2 of m',
+      error: { kind: 'aborted', state: 'awaitingReview' },
+    });
+    expect(outcome.rationale).toMatch(/cancelled through DBOS while it waited for an answer/);
+    // the replay rebuilt the loop's own trace: both attempts, their verdicts, the refine between
+    const states = outcome.trace.map((entry) => entry.state);
+    expect(states.filter((state) => state === 'attempting')).toHaveLength(2);
+    expect(states).toContain('refining');
   }, 60_000);
 });

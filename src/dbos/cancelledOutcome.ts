@@ -1,83 +1,121 @@
 import { DBOS } from '@dbos-inc/dbos-sdk';
+import { type AnyStateMachine, createActor, fromPromise, toPromise } from 'xstate';
 import type { StepName } from '../failures.js';
-import { STEP_STATE } from '../machines/loopContext.js';
 import type { LoopOutcome } from '../outcome.js';
-import type { TraceEntry } from '../trace.js';
-import type { RecordedStep } from './journalledStep.js';
-
-const STEPS = new Set<string>(Object.keys(STEP_STATE));
+import type { AnswerMessage, PauseReader } from './driveInWorkflow.js';
+import { decode, type RecordedStep, startedMarker } from './journalledStep.js';
 
 /**
  * The `aborted` outcome of a loop workflow that DBOS cancelled. A cancelled workflow records no
- * return value, so the outcome is read from the steps DBOS journalled: one trace entry per step,
- * the attempts and refine cycles counted, the cost summed, the last candidate as `partial`.
+ * return value, so the loop is replayed from what DBOS journalled: each step returns its recorded
+ * output, each wait and pause its recorded end, and where the journal stops (the step, wait or
+ * pause the cancel caught) the replay aborts the run, so the outcome is the machine's own.
  */
-export async function cancelledOutcome<C>(runId: string): Promise<LoopOutcome<C>> {
-  const steps = (await DBOS.listWorkflowSteps(runId)) ?? [];
-  const trace: TraceEntry[] = [];
-  let attempts = 0;
-  let iterations = 0;
-  let cost = 0;
-  let partial: unknown;
-  let inFlight: StepName | undefined;
-  for (const info of steps) {
-    const [name, marker] = info.name.split('.') as [string, string | undefined];
-    if (!STEPS.has(name)) continue;
-    const step = name as StepName;
-    if (marker === 'started') {
-      if (step === 'attempt') attempts++;
-      inFlight = step;
-      continue;
-    }
-    inFlight = undefined;
-    const recorded = info.output as RecordedStep | null;
-    if (step === 'attempt' && !steps.some((s) => s.name === 'attempt.started')) attempts++;
-    if (recorded?.ok && recorded.cost) cost += recorded.cost;
-    if (recorded?.ok && step === 'refine') iterations++;
-    if (recorded?.ok && recorded.shape === 'value' && (step === 'attempt' || step === 'fallback')) {
-      partial = recorded.value;
-    }
-    const startedAt = info.startedAtEpochMs ?? 0;
-    trace.push({
-      seq: trace.length + 1,
-      state: STEP_STATE[step],
-      iterationIndex: iterations,
-      attempt: attempts,
-      retryCount: iterations,
-      ...(recorded && !recorded.ok ? { failureKind: recorded.failure.kind } : {}),
-      startedAt,
-      durationMs: Math.max(0, (info.completedAtEpochMs ?? startedAt) - startedAt),
-      ...(recorded?.ok && recorded.cost ? { cost: recorded.cost } : {}),
+export async function cancelledOutcome<C>(
+  runId: string,
+  machine: AnyStateMachine,
+  pauses: PauseReader,
+): Promise<LoopOutcome<C>> {
+  const [status, journal] = await Promise.all([
+    DBOS.getWorkflowStatus(runId),
+    DBOS.listWorkflowSteps(runId).then((steps) => steps ?? []),
+  ]);
+  const replay = new JournalReplay(journal);
+  const startedAt = replay.take('loopchart.start')?.output as number | undefined;
+  const stepActor = (step: StepName) =>
+    fromPromise<unknown>(async () => {
+      const recorded = replay.takeStep(step);
+      if (!recorded) return replay.stop(`while ${step} was in flight`);
+      return decode(recorded.output as RecordedStep);
     });
-  }
-  const where = inFlight ? `while ${inFlight} was in flight` : 'between steps';
-  const message = `The run was cancelled through DBOS ${where}, after ${attempts} attempt(s).`;
-  trace.push({
-    seq: trace.length + 1,
-    state: 'aborted',
-    iterationIndex: iterations,
-    attempt: attempts,
-    decision: 'aborted',
-    retryCount: iterations,
-    rationale: message,
-    startedAt: Date.now(),
-    durationMs: 0,
-  });
-  return {
-    status: 'aborted',
-    ok: false,
-    iterations,
-    attempts,
-    cost,
-    rationale: message,
-    trace,
-    partial: partial as C | undefined,
-    error: {
-      kind: 'aborted',
-      state: inFlight ? STEP_STATE[inFlight] : (trace.at(-2)?.state ?? 'attempting'),
-      attempts,
-      ...(partial === undefined ? {} : { lastOutput: partial }),
-      message,
+  const replayed = machine.provide({
+    actors: {
+      attempt: stepActor('attempt'),
+      validate: stepActor('validate'),
+      refine: stepActor('refine'),
+      fallback: stepActor('fallback'),
+      retryDelay: fromPromise(async () => {
+        if (!replay.take('DBOS.sleep') || replay.done) {
+          return replay.stop('while it waited to retry');
+        }
+        return { deadline: false };
+      }),
     },
-  };
+  });
+  const actor = createActor(replayed, {
+    input: { input: status?.input?.[0], ...(startedAt === undefined ? {} : { startedAt }) },
+  });
+  replay.onStop((reason) =>
+    actor.send({ type: 'loop.abort', reason: `The run was cancelled through DBOS ${reason}.` }),
+  );
+  let paused = false;
+  actor.subscribe((snapshot) => {
+    if (snapshot.status !== 'active' || !snapshot.hasTag('waitsForHuman')) {
+      paused = false;
+      return;
+    }
+    if (paused) return;
+    paused = true;
+    const answer = replay.answer(pauses, pauses.pendingOf(snapshot), (event) =>
+      snapshot.can(event as never),
+    );
+    if (answer) actor.send(answer as never);
+    else replay.stop('while it waited for an answer');
+  });
+  return (await toPromise(actor.start())) as LoopOutcome<C>;
+}
+
+type StepInfo = NonNullable<Awaited<ReturnType<typeof DBOS.listWorkflowSteps>>>[number];
+
+/** What DBOS journalled for a workflow, taken in the order the workflow made its calls. */
+class JournalReplay {
+  #next = 0;
+  #pause = 0;
+  #stop: (reason: string) => void = () => {};
+
+  constructor(private readonly journal: readonly StepInfo[]) {}
+
+  get done(): boolean {
+    return this.#next >= this.journal.length;
+  }
+
+  take(name: string): StepInfo | undefined {
+    const entry = this.journal[this.#next];
+    if (entry?.name !== name) return undefined;
+    this.#next++;
+    return entry;
+  }
+
+  /** A step's recorded output, past the marker journalled before it, if any. */
+  takeStep(step: StepName): StepInfo | undefined {
+    this.take(startedMarker(step));
+    return this.take(step);
+  }
+
+  /** The answer the workflow took at its next pause (dropped messages skipped), if it took one. */
+  answer(
+    reader: PauseReader,
+    pending: unknown,
+    can: (event: unknown) => boolean,
+  ): { type: string } | undefined {
+    const pause = ++this.#pause;
+    if (!this.take('DBOS.setEvent')) return undefined;
+    for (let recv = this.take('DBOS.recv'); recv; recv = this.take('DBOS.recv')) {
+      const message = recv.output as AnswerMessage | null;
+      if (!message || (message.pause !== undefined && message.pause !== pause)) continue;
+      if (!reader.accepts(message.event, pending) || !can(message.event)) continue;
+      return this.take('DBOS.setEvent') ? message.event : undefined;
+    }
+    return undefined;
+  }
+
+  /** Ends the replay where the journal stops; the pending step never settles. */
+  stop(reason: string): Promise<never> {
+    this.#stop(reason);
+    return new Promise<never>(() => {});
+  }
+
+  onStop(stop: (reason: string) => void): void {
+    this.#stop = stop;
+  }
 }

@@ -63,6 +63,25 @@ export class EngineLink {
     this.#fail = fail;
     if (this.#failed) fail(this.#failed.error);
   }
+
+  #last: 'none' | 'wait' | 'ran' | 'replayed' = 'none';
+
+  /**
+   * How the workflow's last journalled operation went: a step whose body `ran` in this execution,
+   * one DBOS `replayed` from the journal, a `wait` (a sleep or a pause), or `none` yet. Which kind
+   * comes last is the same in every execution; whether it ran or was replayed is not.
+   */
+  get last(): 'none' | 'wait' | 'ran' | 'replayed' {
+    return this.#last;
+  }
+
+  stepDone(ranNow: boolean): void {
+    this.#last = ranNow ? 'ran' : 'replayed';
+  }
+
+  waited(): void {
+    this.#last = 'wait';
+  }
 }
 
 /**
@@ -103,6 +122,7 @@ function drive<O>(
         if (!reader.accepts(message.event, pending)) continue;
         if (!actor.getSnapshot().can(message.event as never)) continue;
         await DBOS.setEvent(PENDING_EVENT, null);
+        engine.waited();
         waiting = false;
         actor.send(message.event as never);
         return;

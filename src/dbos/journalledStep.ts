@@ -1,13 +1,14 @@
 import { DBOS } from '@dbos-inc/dbos-sdk';
+import { fromPromise } from 'xstate';
+import type { LoopSettings } from '../config.js';
 import {
   classifyFailure,
-  type FailureClassifier,
   type FailureRecord,
   markFailureRecord,
   type StepName,
   uncertainSideEffect,
 } from '../failures.js';
-import { stepTimeout } from '../machines/stepActors.js';
+import { type RunSteps, runOneStep, type StepInput } from '../machines/stepActors.js';
 import {
   clarificationRequest,
   emptyResult,
@@ -23,110 +24,89 @@ export type RecordedStep =
   | { ok: true; value: unknown; shape: 'value' | 'empty' | 'clarification'; cost?: number }
   | { ok: false; failure: FailureRecord };
 
-/** How one user step runs inside the workflow. */
-export interface JournalledStepOptions {
-  step: StepName;
-  idempotent: boolean;
-  timeoutMs: number | null;
-  classify: FailureClassifier | undefined;
-}
-
-type AnyStep = (...args: unknown[]) => unknown;
+/** The name of the marker step journalled before a non-idempotent step that follows a wait. */
+export const startedMarker = (step: StepName) => `${step}.started`;
 
 /**
- * Wraps a user step so that it runs as a DBOS step whose recorded output is its result or its
- * classified failure (DBOS's own retries off). A non-idempotent step is preceded by a journalled
- * `<step>.started` marker. On replay DBOS returns recorded outputs without calling our functions,
- * so the step's own function only runs when no output is recorded; if the marker was not written
- * by this execution at that point, an earlier process started the step and died before its output
- * was recorded: it may have acted, so it is recorded as an uncertain failure, not run again.
+ * A loop step actor whose whole step (the user's function, its timeout, the run's deadline, the
+ * classification of its failure) runs as one DBOS step with DBOS's retries off, so a replay
+ * returns what the step did, deadline hits included.
+ *
+ * A non-idempotent step must not run again if an earlier process started it and died before its
+ * output was recorded. On replay DBOS returns recorded outputs without calling our functions, so a
+ * step body that runs while the operation journalled just before it was replayed means an earlier
+ * execution got past that operation: the step may have acted, and it is recorded as an uncertain
+ * failure instead. Only after a wait (a retry sleep, a pause) could an earlier execution have
+ * stopped for long between two operations, so there a `<step>.started` marker is journalled
+ * first and its own replay tells the same thing. Which operations come in which order is the same
+ * in every execution, so a replay journals the same ones.
  */
-export function journalledStep<F>(fn: F, options: JournalledStepOptions): F {
-  const { step, idempotent, timeoutMs, classify } = options;
-  const wrapper = async (...args: unknown[]) => {
+export function journalledStepActor(step: StepName, steps: RunSteps, settings: LoopSettings) {
+  const idempotent = settings.idempotent[step];
+  return fromPromise<unknown, StepInput>(async ({ input, signal }) => {
     const engine = EngineLink.current();
-    let markedNow = idempotent;
-    if (!idempotent) {
+    let before = engine.last;
+    if (!idempotent && (before === 'wait' || before === 'none')) {
+      let markedNow = false;
       await engine.call(() =>
         DBOS.runStep(
           async () => {
             markedNow = true;
             return true;
           },
-          { name: `${step}.started`, retriesAllowed: false },
+          { name: startedMarker(step), retriesAllowed: false },
         ),
       );
+      before = markedNow ? 'ran' : 'replayed';
     }
+    let ranNow = false;
     const recorded = await engine.call(() =>
       DBOS.runStep(
         async (): Promise<RecordedStep> => {
-          if (!markedNow) return { ok: false, failure: inFlightAtCrash(step) };
+          ranNow = true;
+          if (!idempotent && before === 'replayed') return { ok: false, failure: inFlight(step) };
+          const within = stepSignal(signal);
           try {
-            return encode(step, await runWithin(fn as AnyStep, args, step, timeoutMs));
-          } catch (error) {
-            return { ok: false, failure: classifyFailure(error, step, classify) };
+            return encode(await runOneStep(step, () => steps, settings, input, within.signal));
+          } catch (failure) {
+            return { ok: false, failure: failure as FailureRecord };
+          } finally {
+            within.release();
           }
         },
         { name: step, retriesAllowed: false },
       ),
     );
+    engine.stepDone(ranNow);
     return decode(recorded);
-  };
-  return wrapper as F;
+  });
 }
 
-function inFlightAtCrash(step: StepName): FailureRecord {
+function inFlight(step: StepName): FailureRecord {
   const message = `${step} was in flight when its process stopped; it is not idempotent, so it was not run again`;
   return classifyFailure(uncertainSideEffect(message), step);
 }
 
-/**
- * Runs the step with a signal that aborts when the loop stops, when DBOS cancels the workflow
- * (`DBOS.stepStatus.cancelSignal`) or when `timeoutMs` passes (the step then rejects at once).
- */
-async function runWithin(
-  fn: AnyStep,
-  args: unknown[],
-  step: StepName,
-  timeoutMs: number | null,
-): Promise<unknown> {
-  const ctx = args.at(-1) as { signal: AbortSignal };
+/** A signal that aborts when the loop stops the step or when DBOS cancels the workflow. */
+function stepSignal(actorSignal: AbortSignal) {
   const controller = new AbortController();
-  const parents = [ctx.signal, DBOS.stepStatus?.cancelSignal].filter((s) => s !== undefined);
-  const forwards = parents.map((parent) => {
+  const parents = [actorSignal, DBOS.stepStatus?.cancelSignal].filter((s) => s !== undefined);
+  const undo = parents.map((parent) => {
     const forward = () => controller.abort(parent.reason);
     if (parent.aborted) forward();
     else parent.addEventListener('abort', forward, { once: true });
     return () => parent.removeEventListener('abort', forward);
   });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    if (timeoutMs === null) return;
-    timer = setTimeout(() => {
-      const failure = stepTimeout(step, timeoutMs);
-      controller.abort(failure);
-      reject(failure);
-    }, timeoutMs);
-  });
-  const own = Object.freeze({ ...ctx, signal: controller.signal });
-  const work = Promise.resolve().then(() => fn(...args.slice(0, -1), own));
-  work.catch(() => {});
-  try {
-    return await Promise.race([work, timedOut]);
-  } finally {
-    clearTimeout(timer);
-    for (const undo of forwards) undo();
-  }
+  return {
+    signal: controller.signal,
+    release: () => {
+      for (const fn of undo) fn();
+    },
+  };
 }
 
-function encode(step: StepName, raw: unknown): RecordedStep {
-  const read = readStepResult(raw);
-  if (read.costProblem) {
-    return {
-      ok: false,
-      failure: { step, kind: 'permanent', effect: 'none', message: `${step} ${read.costProblem}` },
-    };
-  }
+function encode(output: unknown): RecordedStep {
+  const read = readStepResult(output);
   const cost = read.costed ? { cost: read.cost } : {};
   const { value } = read;
   if (isEmptyResult(value))
@@ -143,7 +123,8 @@ function encode(step: StepName, raw: unknown): RecordedStep {
   return { ok: true, shape: 'value', value, ...cost };
 }
 
-function decode(recorded: RecordedStep): unknown {
+/** A recorded step's output as the step actor returns it, or its failure thrown. */
+export function decode(recorded: RecordedStep): unknown {
   if (!recorded.ok) throw markFailureRecord(recorded.failure);
   const { shape, value } = recorded;
   let result: unknown = value;

@@ -1,5 +1,5 @@
 import { DBOS, type WorkflowHandle } from '@dbos-inc/dbos-sdk';
-import { fromPromise } from 'xstate';
+import { type AnyStateMachine, fromPromise } from 'xstate';
 import { checkAnswer } from '../answers/checkAnswer.js';
 import { type LoopConfig, resolveConfig } from '../config.js';
 import type { StepName } from '../failures.js';
@@ -7,6 +7,7 @@ import { LoopConfigError } from '../LoopConfigError.js';
 import type { PendingRequest } from '../machines/loopContext.js';
 import type { LoopEvent } from '../machines/loopEvents.js';
 import { createLoopMachine } from '../machines/loopMachine.js';
+import { runStepsOf } from '../machines/stepActors.js';
 import type { LoopOutcome } from '../outcome.js';
 import { isCheckpointError } from '../persistence/CheckpointError.js';
 import { cancelledOutcome } from './cancelledOutcome.js';
@@ -21,7 +22,7 @@ import {
   PENDING_EVENT,
   type PublishedPause,
 } from './driveInWorkflow.js';
-import { journalledStep } from './journalledStep.js';
+import { journalledStepActor } from './journalledStep.js';
 
 /** Where and how to start a run: DBOS's own `workflowID` (the run id) and `queueName`. */
 export interface DbosStartOptions {
@@ -84,13 +85,13 @@ export function registerLoop<I, C>(
   const settings = resolveConfig(config);
   const name = checkName(options?.name, 'DBOS loop');
   const machine = dbosLoopMachine(config, settings);
-  const run = (input: I) => driveInWorkflow<LoopOutcome<C>>(machine, { input }, loopPauses);
-  const workflow = DBOS.registerWorkflow(run, { name });
+  const workflow = DBOS.registerWorkflow(loopWorkflow<I, C>(machine), { name });
   return {
     name,
     workflow,
     start: (input, start = {}) => DBOS.startWorkflow(workflow, start)(input),
-    outcome: (runId) => outcomeOf<LoopOutcome<C>>(runId, cancelledOutcome),
+    outcome: (runId) =>
+      outcomeOf<LoopOutcome<C>>(runId, (id) => cancelledOutcome<C>(id, machine, loopPauses)),
     pending: (runId) => pendingOf<PendingRequest>(runId),
     answer: async (runId, event, { pause } = {}) => {
       const current = await waitingPause<PendingRequest>(runId, pause);
@@ -129,23 +130,38 @@ function dbosLoopMachine<I, C>(
   config: LoopConfig<I, C>,
   settings: ReturnType<typeof resolveConfig>,
 ) {
-  const wrap = <F>(step: StepName, fn: F): F =>
-    journalledStep(fn, {
-      step,
-      idempotent: settings.idempotent[step],
-      timeoutMs: step === 'attempt' ? settings.attemptTimeoutMs : settings.stepTimeoutMs,
-      classify: config.classifyFailure,
-    });
-  // the timeouts run inside the journalled steps, so a replay sees the timeout it recorded
-  const { attemptTimeoutMs: _a, stepTimeoutMs: _s, ...rest } = config;
-  const machine = createLoopMachine<I, C>({
-    ...rest,
-    attempt: wrap('attempt', config.attempt),
-    validate: wrap('validate', config.validate),
-    ...(config.refine ? { refine: wrap('refine', config.refine) } : {}),
-    ...(config.fallback ? { fallback: wrap('fallback', config.fallback) } : {}),
+  const steps = runStepsOf(config);
+  const journalled = (step: StepName) => journalledStepActor(step, steps, settings);
+  return createLoopMachine<I, C>(config).provide({
+    actors: {
+      attempt: journalled('attempt'),
+      validate: journalled('validate'),
+      refine: journalled('refine'),
+      fallback: journalled('fallback'),
+      retryDelay: durableRetryWait,
+    },
   });
-  return machine.provide({ actors: { retryDelay: durableRetryWait } });
+}
+
+/** A loop workflow: its start time journalled first (its deadline counts from it), then the loop. */
+function loopWorkflow<I, C>(machine: AnyStateMachine) {
+  return (input: I) => {
+    const engine = new EngineLink();
+    return engine.within(async () => {
+      let ranNow = false;
+      const startedAt = await engine.call(() =>
+        DBOS.runStep(
+          async () => {
+            ranNow = true;
+            return Date.now();
+          },
+          { name: 'loopchart.start', retriesAllowed: false },
+        ),
+      );
+      engine.stepDone(ranNow);
+      return driveInWorkflow<LoopOutcome<C>>(machine, { input, startedAt }, loopPauses, engine);
+    });
+  };
 }
 
 /**
@@ -158,7 +174,9 @@ const durableRetryWait = fromPromise<
 >(async ({ input }) => {
   const deadline = input.deadlineAt != null && input.deadlineAt < input.until;
   const wakeAt = deadline ? (input.deadlineAt as number) : input.until;
-  await EngineLink.current().call(() => DBOS.sleep(Math.max(0, wakeAt - Date.now())));
+  const engine = EngineLink.current();
+  await engine.call(() => DBOS.sleep(Math.max(0, wakeAt - Date.now())));
+  engine.waited();
   return { deadline };
 });
 

@@ -78,6 +78,19 @@ const loops = {
     },
     { name: 'retrying' },
   ),
+  deadlined: registerLoop(
+    {
+      attempt: async (ctx) => {
+        journal({ type: 'effect', loop: 'deadlined', runId: DBOS.workflowID, attempt: ctx.attempt });
+        await sleep(60_000, ctx.signal);
+        return 'late';
+      },
+      validate,
+      idempotent: { attempt: true },
+      deadlineMs: Number(process.env.DEADLINE_MS ?? 4000),
+    },
+    { name: 'deadlined' },
+  ),
   slow: registerLoop(
     {
       attempt: async (ctx) => {
