@@ -130,7 +130,7 @@ describe.runIf(reachable)('loop runs on DBOS that wait', () => {
     expect(waited).toBeLessThan(RETRY_MS + 900);
   }, 60_000);
 
-  it('counts deadlineMs from the run\'s first start, not from its recovery', async () => {
+  it("counts deadlineMs from the run's first start, not from its recovery", async () => {
     const victim = await start('deadline');
     const startedAt = Date.now();
     await victim.command('start', {

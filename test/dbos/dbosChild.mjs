@@ -81,7 +81,12 @@ const loops = {
   deadlined: registerLoop(
     {
       attempt: async (ctx) => {
-        journal({ type: 'effect', loop: 'deadlined', runId: DBOS.workflowID, attempt: ctx.attempt });
+        journal({
+          type: 'effect',
+          loop: 'deadlined',
+          runId: DBOS.workflowID,
+          attempt: ctx.attempt,
+        });
         await sleep(60_000, ctx.signal);
         return 'late';
       },
