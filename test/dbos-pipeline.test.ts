@@ -3,7 +3,9 @@
  * running it is SIGKILLed while the non-idempotent `left` stage is in flight, another process
  * recovers it with `recoverExecutor`; `left`'s loop ends `unknown_outcome` instead of acting twice,
  * the pipeline pauses on the failed stage, and a retry answered from the other process completes it
- * with every other stage's effect recorded once.
+ * with every other stage's effect recorded once. A stage loop waiting for review shows as the
+ * pipeline's `stage_paused` pause and takes its answer through the pipeline; a cancelled pipeline
+ * reads as `aborted`, its waiting stage cancelled with it.
  */
 import type { LoopOutcome } from 'loopchart';
 import type { PipelineOutcome } from 'loopchart/pipeline';
@@ -85,4 +87,64 @@ describe.runIf(reachable)('a diamond pipeline on DBOS', () => {
       'd1.left.2',
     ]);
   }, 120_000);
+
+  it("shows a stage loop's pause as the pipeline's, answers it from another process, and cancels", async () => {
+    const [a, b] = [await bed.start('ra'), await bed.start('rb')];
+    type Pause = { pause: number; state: string; pending: Record<string, unknown> };
+    const pendingOf = async (runId: string) => {
+      for (let i = 0; i < 400; i++) {
+        const { pending } = await b.command<{ pending: Pause | null }>('pending', {
+          loop: 'reviewedStage',
+          runId,
+        });
+        if (pending) return pending;
+        await sleep(25);
+      }
+      throw new Error(`${runId} never paused`);
+    };
+    const answer = (runId: string, event: unknown) =>
+      b.command('answer', { loop: 'reviewedStage', runId, event }).then(
+        () => 'sent',
+        (error: { code?: string }) => error.code,
+      );
+
+    await a.command('start', { loop: 'reviewedStage', runId: 'r1', input: 'memo' });
+    expect(await pendingOf('r1')).toMatchObject({
+      state: 'stagePaused',
+      pending: {
+        reason: 'stage_paused',
+        layer: 1,
+        stages: ['draft'],
+        pending: { draft: { kind: 'review', candidate: 'draft("memo")' } },
+      },
+    });
+    expect(await answer('r1', { type: 'review.continue', stage: 'publish' })).toBe('not_waiting');
+    expect(await answer('r1', { type: 'clarification.answer', stage: 'draft' })).toBe('refused');
+    expect(await answer('r1', { type: 'review.continue', stage: 'draft' })).toBe('sent');
+    const { outcome } = await b.command<{ outcome: PipelineOutcome }>('outcome', {
+      loop: 'reviewedStage',
+      runId: 'r1',
+    });
+    expect(outcome).toMatchObject({
+      status: 'completed',
+      ok: true,
+      results: { draft: 'draft("memo")', publish: 'publish({"draft":"draft(\\"memo\\")"})' },
+    });
+
+    await a.command('start', { loop: 'reviewedStage', runId: 'r2', input: 'memo' });
+    await pendingOf('r2');
+    await b.command('cancel', { loop: 'reviewedStage', runId: 'r2' });
+    const cancelled = await b.command<{ outcome: PipelineOutcome }>('outcome', {
+      loop: 'reviewedStage',
+      runId: 'r2',
+    });
+    expect(cancelled.outcome).toMatchObject({
+      status: 'aborted',
+      ok: false,
+      abortReason: 'the pipeline was cancelled through DBOS',
+      stages: { draft: { status: 'aborted', runs: 1 }, publish: { status: 'not_started' } },
+    });
+    const stage = await b.command<{ status: string | null }>('status', { runId: 'r2.draft.1' });
+    expect(stage.status).toBe('CANCELLED');
+  }, 60_000);
 });

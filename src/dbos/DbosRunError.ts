@@ -1,3 +1,5 @@
+import { isCheckpointError } from '../persistence/CheckpointError.js';
+
 const BRAND = Symbol.for('loopchart.DbosRunError');
 
 /** Why a request about a run on DBOS was refused; nothing was sent to the run. */
@@ -28,4 +30,12 @@ export class DbosRunError extends Error {
  */
 export function isDbosRunError(error: unknown): error is DbosRunError {
   return typeof error === 'object' && error !== null && BRAND in error;
+}
+
+/** A `CheckpointError` refusing an answer as the `DbosRunError` DBOS callers get. */
+export function refused(runId: string) {
+  return (error: unknown): never => {
+    if (!isCheckpointError(error) || error.code !== 'invalid_answer') throw error;
+    throw new DbosRunError('refused', runId, error.message);
+  };
 }

@@ -56,11 +56,11 @@ export async function cancelledOutcome<C>(
     }
     if (paused) return;
     paused = true;
-    const answer = replay.answer(pauses, pauses.pendingOf(snapshot), (event) =>
-      snapshot.can(event as never),
-    );
-    if (answer) actor.send(answer as never);
-    else replay.stop('while it waited for an answer');
+    const can = (event: unknown) => snapshot.can(event as never);
+    void replay.answer(pauses, pauses.pendingOf(snapshot), can).then((answer) => {
+      if (answer) actor.send(answer as never);
+      else replay.stop('while it waited for an answer');
+    });
   });
   return (await toPromise(actor.start())) as LoopOutcome<C>;
 }
@@ -93,17 +93,17 @@ class JournalReplay {
   }
 
   /** The answer the workflow took at its next pause (dropped messages skipped), if it took one. */
-  answer(
+  async answer(
     reader: PauseReader,
     pending: unknown,
     can: (event: unknown) => boolean,
-  ): { type: string } | undefined {
+  ): Promise<{ type: string } | undefined> {
     const pause = ++this.#pause;
     if (!this.take('DBOS.setEvent')) return undefined;
     for (let recv = this.take('DBOS.recv'); recv; recv = this.take('DBOS.recv')) {
       const message = recv.output as AnswerMessage | null;
       if (!message || (message.pause !== undefined && message.pause !== pause)) continue;
-      if (!reader.accepts(message.event, pending) || !can(message.event)) continue;
+      if (!(await reader.accepts(message.event, pending)) || !can(message.event)) continue;
       return this.take('DBOS.setEvent') ? message.event : undefined;
     }
     return undefined;

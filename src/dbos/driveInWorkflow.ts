@@ -17,7 +17,7 @@ export interface PublishedPause<P = unknown> {
 /** How a workflow reads its machine's pause and checks an answer to it (untrusted input). */
 export interface PauseReader {
   pendingOf(snapshot: SnapshotFrom<AnyStateMachine>): unknown;
-  accepts(event: unknown, pending: unknown): boolean;
+  accepts(event: unknown, pending: unknown): boolean | Promise<boolean>;
 }
 
 /** An answer as it travels to the workflow; `pause` pins it to one pause. */
@@ -119,7 +119,7 @@ function drive<O>(
       for (;;) {
         const message = await DBOS.recv<AnswerMessage>(ANSWER_TOPIC, RECV_SECONDS);
         if (!message || (message.pause !== undefined && message.pause !== pause)) continue;
-        if (!reader.accepts(message.event, pending)) continue;
+        if (!(await reader.accepts(message.event, pending))) continue;
         if (!actor.getSnapshot().can(message.event as never)) continue;
         await DBOS.setEvent(PENDING_EVENT, null);
         engine.waited();

@@ -9,10 +9,9 @@ import type { LoopEvent } from '../machines/loopEvents.js';
 import { createLoopMachine } from '../machines/loopMachine.js';
 import { runStepsOf } from '../machines/stepActors.js';
 import type { LoopOutcome } from '../outcome.js';
-import { isCheckpointError } from '../persistence/CheckpointError.js';
 import { cancelledOutcome } from './cancelledOutcome.js';
 import { checkLoopAnswer } from './checkLoopAnswer.js';
-import { DbosRunError } from './DbosRunError.js';
+import { DbosRunError, refused } from './DbosRunError.js';
 import {
   ANSWER_TOPIC,
   type AnswerMessage,
@@ -98,10 +97,7 @@ export function registerLoop<I, C>(
       // the event must fit the pause, then pass resumeLoop's own check (the answer schemas too)
       const fits = checkLoopAnswer(runId, event, current.pending);
       const checked = await checkAnswer(runId, fits, current.pending, config.answers).catch(
-        (error: unknown) => {
-          if (!isCheckpointError(error) || error.code !== 'invalid_answer') throw error;
-          throw new DbosRunError('refused', runId, error.message);
-        },
+        refused(runId),
       );
       await DBOS.send<AnswerMessage>(runId, { event: checked, pause: current.pause }, ANSWER_TOPIC);
     },

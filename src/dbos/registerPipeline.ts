@@ -1,14 +1,20 @@
 import { DBOS, type WorkflowHandle } from '@dbos-inc/dbos-sdk';
 import { fromPromise, type UnknownActorLogic } from 'xstate';
+import type { PendingRequest } from '../machines/loopContext.js';
 import type { LoopOutcome } from '../outcome.js';
+import { checkPipelineAnswer } from '../pipeline/checkPipelineAnswer.js';
 import { pipelineMachineOf } from '../pipeline/createPipelineMachine.js';
 import type { PipelinePause } from '../pipeline/pipelineContext.js';
-import type { PipelineEvent } from '../pipeline/pipelineEvents.js';
+import { initialPipelineContext, type StageReport } from '../pipeline/pipelineContext.js';
+import type { PipelineEvent, StageAnswer } from '../pipeline/pipelineEvents.js';
 import type { PipelineOutcome } from '../pipeline/pipelineOutcome.js';
+import { buildPipelineOutcome } from '../pipeline/pipelineOutcome.js';
 import type { PipelinePlan } from '../pipeline/pipelinePlan.js';
+import { recordOutcome } from '../pipeline/pipelineUpdates.js';
+import type { ResolvedPlan } from '../pipeline/resolvePlan.js';
 import { resolvePlan } from '../pipeline/resolvePlan.js';
-import { checkPipelineAnswer } from './checkPipelineAnswer.js';
-import { DbosRunError } from './DbosRunError.js';
+import { STAGE_ANSWER_TYPES, stagePause } from '../pipeline/stagePause.js';
+import { DbosRunError, refused } from './DbosRunError.js';
 import {
   ANSWER_TOPIC,
   type AnswerMessage,
@@ -18,9 +24,9 @@ import {
   type PublishedPause,
 } from './driveInWorkflow.js';
 import {
-  accepted,
   checkName,
   type DbosLoop,
+  type DbosLoopAnswer,
   type DbosStartOptions,
   outcomeOf,
   pendingOf,
@@ -36,10 +42,20 @@ export interface DbosPipeline {
   readonly stages: Readonly<Record<string, DbosLoop<unknown, unknown>>>;
   start(input: unknown, options?: DbosStartOptions): Promise<WorkflowHandle<PipelineOutcome>>;
   outcome(runId: string): Promise<PipelineOutcome>;
-  /** The pipeline's own pause (a failed stage, a rejected layer, a checkpoint), or `null`. */
+  /**
+   * What the pipeline waits for now, or `null`: its own pause (a failed stage, a rejected layer, a
+   * checkpoint), or, while stage loops wait for a person, a `stage_paused` pause (state
+   * `stagePaused`, numbered 0: each stage loop numbers its own pauses) with each one's question.
+   */
   pending(runId: string): Promise<PublishedPause<PipelinePause> | null>;
-  /** Answers the pipeline's pause; throws `DbosRunError` and sends nothing when it does not fit. */
+  /**
+   * Answers the pipeline's pause, or with a `stage`'s loop answer (`review.*`,
+   * `clarification.answer`) that stage's pause, checked there (`pause` then numbers the stage
+   * loop's pauses). Throws `DbosRunError` and sends nothing when it does not fit.
+   */
   answer(runId: string, event: PipelineEvent, options?: { pause?: number }): Promise<void>;
+  /** Cancels the run and its stage loops through `DBOS.cancelWorkflow`; it then reads as `aborted`. */
+  cancel(runId: string): Promise<void>;
   /** The workflow id of a stage's `run`-th loop run (1 for its first, 2 after a retry …). */
   stageRunId(runId: string, stage: string, run?: number): string;
 }
@@ -99,33 +115,121 @@ export function registerPipeline(plan: PipelinePlan, options: { name: string }):
     const machine = pipelineMachineOf(resolvePlan(journalled)).provide({ actors } as never);
     const pauses: PauseReader = {
       pendingOf: (snapshot) => (snapshot.context as { pause: PipelinePause }).pause,
-      accepts: (event) => accepted(() => checkPipelineAnswer('', event, resolved)),
+      accepts: (event) =>
+        checkPipelineAnswer(resolved, '', event, () => undefined).then(
+          () => true,
+          () => false,
+        ),
     };
     return driveInWorkflow<PipelineOutcome>(machine, { input }, pauses, engine);
   };
   const workflow = DBOS.registerWorkflow(run, { name });
+  const pausedStages = (runId: string) => pausedStagesOf(runId, Object.keys(resolved.stages));
   return {
     name,
     workflow,
     stages,
     start: (input, start = {}) => DBOS.startWorkflow(workflow, start)(input),
-    outcome: (runId) => outcomeOf<PipelineOutcome>(runId, cancelledPipeline),
-    pending: (runId) => pendingOf<PipelinePause>(runId),
+    outcome: (runId) =>
+      outcomeOf<PipelineOutcome>(runId, (id) => cancelledPipeline(id, resolved, pausedStages)),
+    pending: async (runId) => {
+      const own = await pendingOf<PipelinePause>(runId);
+      if (own) return own;
+      const paused = await pausedStages(runId);
+      if (paused.size === 0) return null;
+      const pending: Record<string, PendingRequest> = {};
+      for (const [id, { pause }] of paused) pending[id] = pause.pending;
+      const [first] = paused.keys();
+      const layer = resolved.stages[first as string]?.layer ?? 1;
+      return { pause: 0, state: 'stagePaused', pending: stagePause(layer, pending) };
+    },
     answer: async (runId, event, { pause } = {}) => {
+      const type = (event as { type?: unknown } | null)?.type;
+      if ((STAGE_ANSWER_TYPES as readonly unknown[]).includes(type)) {
+        const { stage, ...answer } = event as StageAnswer;
+        const paused = (await pausedStages(runId)).get(stage);
+        if (!paused) {
+          throw new DbosRunError(
+            'not_waiting',
+            runId,
+            `loopchart: no stage '${String(stage)}' of pipeline run '${runId}' waits for an answer`,
+          );
+        }
+        const loop = stages[stage] as DbosLoop<unknown, unknown>;
+        await loop.answer(paused.runId, answer as DbosLoopAnswer, pause ? { pause } : {});
+        return;
+      }
       const current = await waitingPause<PipelinePause>(runId, pause);
-      const checked = checkPipelineAnswer(runId, event, resolved);
+      const checked = await checkPipelineAnswer(resolved, runId, event, () => undefined).catch(
+        refused(runId),
+      );
       await DBOS.send<AnswerMessage>(runId, { event: checked, pause: current.pause }, ANSWER_TOPIC);
+    },
+    cancel: async (runId) => {
+      await DBOS.cancelWorkflow(runId);
+      const running = await DBOS.listWorkflows({
+        parentWorkflowID: runId,
+        status: ['PENDING', 'ENQUEUED'],
+        loadInput: false,
+        loadOutput: false,
+      });
+      await Promise.all(running.map((child) => DBOS.cancelWorkflow(child.workflowID)));
     },
     stageRunId,
   };
 }
 
-function cancelledPipeline(runId: string): Promise<PipelineOutcome> {
-  return Promise.reject(
-    new DbosRunError(
-      'not_waiting',
-      runId,
-      `loopchart: pipeline run '${runId}' was cancelled through DBOS`,
-    ),
-  );
+interface PausedStage {
+  runId: string;
+  pause: PublishedPause<PendingRequest>;
+}
+
+/** The stage loops of a pipeline run that wait for a person now, by stage id. */
+async function pausedStagesOf(runId: string, ids: readonly string[]) {
+  const children = await DBOS.listWorkflows({
+    parentWorkflowID: runId,
+    status: 'PENDING',
+    loadInput: false,
+    loadOutput: false,
+  });
+  const paused = new Map<string, PausedStage>();
+  for (const id of ids) {
+    const child = children.find((c) => c.workflowID.startsWith(`${runId}.${id}.`));
+    const pause = child && (await pendingOf<PendingRequest>(child.workflowID));
+    if (child && pause) paused.set(id, { runId: child.workflowID, pause });
+  }
+  return paused;
+}
+
+/**
+ * The `aborted` outcome of a pipeline that DBOS cancelled: each stage as its latest loop run
+ * ended (a stage still running or waiting counts as aborted).
+ */
+async function cancelledPipeline(
+  runId: string,
+  plan: ResolvedPlan,
+  pausedStages: (runId: string) => Promise<Map<string, PausedStage>>,
+): Promise<PipelineOutcome> {
+  const status = await DBOS.getWorkflowStatus(runId);
+  const abortReason = 'the pipeline was cancelled through DBOS';
+  let context = {
+    ...initialPipelineContext(plan, { input: status?.input?.[0] }),
+    abortReason,
+  };
+  const children = await DBOS.listWorkflows({ parentWorkflowID: runId, loadInput: false });
+  const waiting = await pausedStages(runId);
+  for (const id of Object.keys(plan.stages)) {
+    const runs = children.filter((c) => c.workflowID.startsWith(`${runId}.${id}.`));
+    const latest = runs.at(-1);
+    if (!latest) continue;
+    const stage = { ...(context.stages[id] as StageReport), runs: runs.length };
+    context = { ...context, stages: { ...context.stages, [id]: stage } };
+    if (latest.status === 'SUCCESS') {
+      context = { ...context, ...recordOutcome(context, id, latest.output as LoopOutcome) };
+    } else {
+      const note = waiting.has(id) ? 'aborted while paused' : 'aborted while running';
+      context.stages[id] = { ...stage, status: 'aborted', note: `${note}: ${abortReason}` };
+    }
+  }
+  return buildPipelineOutcome('aborted', context);
 }

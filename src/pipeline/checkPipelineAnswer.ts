@@ -1,7 +1,7 @@
 import { checkAnswer } from '../answers/checkAnswer.js';
 import { describeValue } from '../describeValue.js';
 import { CheckpointError } from '../persistence/CheckpointError.js';
-import type { PipelineContext } from './pipelineContext.js';
+import type { PendingRequest } from '../machines/loopContext.js';
 import type { PipelineEvent } from './pipelineEvents.js';
 import type { ResolvedPlan } from './resolvePlan.js';
 import { STAGE_ANSWER_TYPES } from './stagePause.js';
@@ -12,14 +12,15 @@ const PIPELINE_TYPES = ['pipeline.continue', 'pipeline.retry', 'pipeline.modify'
  * Checks an answer to a paused pipeline before it touches the run (SPEC §6): an object with a
  * known type; `pipeline.*` events with the fields they take; a stage's loop answer checked like
  * any loop answer (shape, the question's options, the stage loop's `answers` schemas), for a
- * stage of the plan. Throws `CheckpointError` `invalid_answer`; returns the event rebuilt.
- * @example const event = await checkPipelineAnswer(plan, 'q3', { type: 'review.continue', stage: 'draft' }, context);
+ * stage of the plan, its question read with `pendingOf`. Throws `CheckpointError` `invalid_answer`;
+ * returns the event rebuilt.
+ * @example const event = await checkPipelineAnswer(plan, 'q3', { type: 'review.continue', stage: 'draft' }, pendingOf);
  */
 export async function checkPipelineAnswer(
   plan: ResolvedPlan,
   runId: string,
   answer: unknown,
-  context: PipelineContext,
+  pendingOf: (stage: string) => PendingRequest | undefined,
 ): Promise<PipelineEvent> {
   const refuse = (why: string) =>
     new CheckpointError(
@@ -43,7 +44,7 @@ export async function checkPipelineAnswer(
   if ((STAGE_ANSWER_TYPES as readonly unknown[]).includes(type)) {
     if (stage === undefined) throw refuse(`${String(type)} needs the stage it answers`);
     const { stage: _, ...loopAnswer } = fields;
-    const pending = context.stages[stage as string]?.paused?.pending;
+    const pending = pendingOf(stage as string);
     const schemas = plan.stages[stage as string]?.loop.answers;
     const event = await checkAnswer(runId, loopAnswer, pending, schemas);
     return { ...event, stage } as PipelineEvent;

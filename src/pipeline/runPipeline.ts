@@ -95,7 +95,12 @@ export async function resumePipeline<PI, R extends Record<string, unknown>>(
   const event =
     options.event === undefined
       ? undefined
-      : await checkPipelineAnswer(resolved, runId ?? '', options.event, record.context);
+      : await checkPipelineAnswer(
+          resolved,
+          runId ?? '',
+          options.event,
+          (stage) => record.context.stages[stage]?.paused?.pending,
+        );
   if (record.status === 'running' && persisted) checkClaim(persisted.runId, record.claim);
   const result = drivePipeline({
     ...options,

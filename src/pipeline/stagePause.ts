@@ -114,17 +114,24 @@ export function stagePauseOf(
   context: PipelineContext,
   layer: number,
 ): Extract<PipelinePause, { reason: 'stage_paused' }> {
-  const stages = pausedIn(plan, context, layer);
   const pending: Record<string, PendingRequest> = {};
-  const lines: string[] = [];
-  for (const id of stages) {
-    const request = context.stages[id]?.paused?.pending as PendingRequest;
-    pending[id] = request;
-    lines.push(
-      request?.kind === 'clarification'
-        ? `stage '${id}' asks: ${request.question} (answer with { type: 'clarification.answer', stage: '${id}', answer })`
-        : `stage '${id}' waits for review (answer with { type: 'review.continue' | 'review.modify' | 'review.retry' | 'review.abort', stage: '${id}' })`,
-    );
+  for (const id of pausedIn(plan, context, layer)) {
+    pending[id] = context.stages[id]?.paused?.pending as PendingRequest;
   }
+  return stagePause(layer, pending);
+}
+
+/** The `stage_paused` pause of a layer, from its paused stages' questions. */
+export function stagePause(
+  layer: number,
+  pending: Record<string, PendingRequest>,
+): Extract<PipelinePause, { reason: 'stage_paused' }> {
+  const stages = Object.keys(pending);
+  const lines = stages.map((id) => {
+    const request = pending[id];
+    return request?.kind === 'clarification'
+      ? `stage '${id}' asks: ${request.question} (answer with { type: 'clarification.answer', stage: '${id}', answer })`
+      : `stage '${id}' waits for review (answer with { type: 'review.continue' | 'review.modify' | 'review.retry' | 'review.abort', stage: '${id}' })`;
+  });
   return { reason: 'stage_paused', layer, stages, pending, message: lines.join('; ') };
 }

@@ -132,6 +132,16 @@ const pipelines = {
     },
     { name: 'diamond' },
   ),
+  reviewedStage: registerPipeline(
+    {
+      id: 'reviewedStage',
+      stages: [
+        { id: 'draft', loop: { ...stage('draft'), review: { beforeProceed: true } } },
+        { id: 'publish', dependsOn: ['draft'], loop: stage('publish') },
+      ],
+    },
+    { name: 'reviewedStage' },
+  ),
 };
 
 DBOS.setConfig({
@@ -156,7 +166,7 @@ const handlers = {
     (loops[loop] ?? pipelines[loop]).answer(runId, event, pause ? { pause } : {}).then(() => ({})),
   pending: ({ loop, runId }) =>
     (loops[loop] ?? pipelines[loop]).pending(runId).then((pending) => ({ pending })),
-  cancel: ({ loop, runId }) => loops[loop].cancel(runId).then(() => ({})),
+  cancel: ({ loop, runId }) => (loops[loop] ?? pipelines[loop]).cancel(runId).then(() => ({})),
   outcome: ({ loop, runId }) =>
     (loops[loop] ?? pipelines[loop]).outcome(runId).then((outcome) => ({ outcome })),
   status: ({ runId }) => DBOS.getWorkflowStatus(runId).then((s) => ({ status: s?.status ?? null })),
