@@ -1,6 +1,7 @@
 import { analyzeCycles, findUnboundedCycles } from 'loopchart/analysis';
 import { describe, expect, it } from 'vitest';
 import type { CorpusEntry } from './analysis-corpus/CorpusEntry.js';
+import { heldOutApps } from './analysis-corpus/heldOutApps.js';
 import { otherApps } from './analysis-corpus/otherApps.js';
 import { xstateApps } from './analysis-corpus/xstateApps.js';
 import { xstateWorkflows } from './analysis-corpus/xstateWorkflows.js';
@@ -14,6 +15,7 @@ import { xstateWorkflowsRest } from './analysis-corpus/xstateWorkflowsRest.js';
 const sets: Record<string, CorpusEntry[]> = {
   'first corpus': [...xstateWorkflows, ...xstateApps, ...otherApps],
   'held-out workflows': xstateWorkflowsRest,
+  'held-out apps': heldOutApps,
 };
 const corpus: CorpusEntry[] = Object.values(sets).flat();
 const keyOf = (states: readonly string[]) => [...states].sort().join(' | ');
@@ -96,6 +98,7 @@ describe('the termination check on a corpus of real machines', () => {
   it('misses nothing in any set taken alone', () => {
     for (const [name, of] of Object.entries(rowsOf)) expect(score(of).recall, name).toBe(1);
     expect(rowsOf['held-out workflows']).toHaveLength(17);
+    expect(rowsOf['held-out apps']?.length).toBeGreaterThanOrEqual(8);
   });
 
   it('reports nothing event-gated by default: no reported cycle waits on an outside event', () => {
