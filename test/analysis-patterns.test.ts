@@ -274,6 +274,182 @@ describe('eventless loops', () => {
   });
 });
 
+describe('an automated transition guarded on context that only outside events fill', () => {
+  // A report every hour, once both readings have come in since the last one: the timer fires each
+  // hour, but it moves on only after a TemperatureEvent or HumidityEvent refilled what entry reset.
+  type Readings = { temperature: number | null; humidity: number | null };
+  const bothIn = ({ context }: { context: Readings }) =>
+    context.temperature !== null && context.humidity !== null;
+  const readings = (
+    parts: { entry?: unknown; on?: object; after?: object; guard?: unknown } = {},
+  ) =>
+    setup({
+      types: { context: {} as Readings },
+      actors: { report: work },
+      guards: { bothIn },
+    }).createMachine({
+      id: 'rooms',
+      context: { temperature: null, humidity: null },
+      initial: 'collecting',
+      states: {
+        collecting: {
+          entry: (parts.entry ?? assign({ temperature: null, humidity: null })) as never,
+          on: {
+            TemperatureEvent: { actions: assign({ temperature: 20 }) },
+            HumidityEvent: {
+              actions: assign({
+                humidity: ({ event }) => (event as never as { value: number }).value,
+              }),
+            },
+            ...parts.on,
+          },
+          after: {
+            3600000: { guard: (parts.guard ?? 'bothIn') as never, target: 'reporting' },
+            ...parts.after,
+          },
+        },
+        reporting: { invoke: { src: 'report', onDone: 'collecting' } },
+      },
+    });
+
+  it('is gated by the events that fill it when the cycle resets it', () => {
+    const report = analyzeCycles(readings());
+    expect(report.unbounded).toEqual([]);
+    expect(report.gated).toMatchObject([
+      {
+        states: ['rooms.collecting', 'rooms.reporting'],
+        gates: ['TemperatureEvent', 'HumidityEvent'],
+      },
+    ]);
+    expect(report.gated[0]?.edges[0]).toMatchObject({ kind: 'after', guard: 'bothIn' });
+  });
+
+  it('an inline guard whose reads can be seen counts the same', () => {
+    expect(analyzeCycles(readings({ guard: bothIn })).gated).toHaveLength(1);
+    expect(unbounded(readings({ guard: bothIn }))).toEqual([]);
+  });
+
+  it('an always guarded the same way, or a timer that re-enters its own state, is gated too', () => {
+    const answer = setup({
+      types: { context: {} as { answer: string | null } },
+      actors: { work },
+    }).createMachine({
+      id: 'quiz',
+      context: { answer: null },
+      initial: 'asking',
+      states: {
+        asking: {
+          entry: assign({ answer: null }),
+          on: { ANSWER: { actions: assign({ answer: 'yes' }) } },
+          always: { guard: ({ context }) => context.answer !== null, target: 'grading' },
+        },
+        grading: { invoke: { src: 'work', onDone: 'asking' } },
+      },
+    });
+    expect(analyzeCycles(answer)).toMatchObject({ unbounded: [], gated: [{ gates: ['ANSWER'] }] });
+    const ticking = readings({
+      after: { 3600000: { guard: 'bothIn', target: 'collecting', reenter: true } },
+    });
+    expect(analyzeCycles(ticking)).toMatchObject({
+      unbounded: [],
+      gated: [{ states: ['rooms.collecting'] }],
+    });
+  });
+
+  // Each of these can spin on its own, or might: still reported.
+  it.each([
+    ['nothing on the cycle resets it', { entry: [] }],
+    ['the reset makes the guard true', { entry: assign({ temperature: 1, humidity: 1 }) }],
+    [
+      'a reset computed by a function',
+      { entry: assign({ temperature: () => null, humidity: null }) },
+    ],
+    [
+      'a reset whose keys cannot be read',
+      { entry: assign(() => ({ temperature: null, humidity: null })) },
+    ],
+    [
+      'a timer that fills it as well',
+      { after: { 10: { actions: assign({ temperature: 1, humidity: 1 }) } } },
+    ],
+    [
+      'an event the machine raises fills it',
+      {
+        on: {
+          TemperatureEvent: {
+            actions: [assign({ temperature: 20 }), raise({ type: 'HumidityEvent' })],
+          },
+        },
+      },
+    ],
+    [
+      'a guard that reads more than context',
+      {
+        guard: ({ context }: { context: Readings }) =>
+          context.temperature !== null || Date.now() > 0,
+      },
+    ],
+    [
+      'a guard that reads the event',
+      {
+        guard: ({ context, event }: { context: Readings; event: { type: string } }) =>
+          context.temperature !== null && event.type !== '',
+      },
+    ],
+  ])('%s', (_why, parts) => {
+    expect(unbounded(readings(parts as never))).toEqual(['rooms.collecting → rooms.reporting']);
+  });
+
+  it('a reset outside the cycle does not count', () => {
+    const machine = setup({
+      types: { context: {} as { ready: boolean } },
+      actors: { work },
+    }).createMachine({
+      id: 'late',
+      context: { ready: false },
+      initial: 'boot',
+      states: {
+        boot: { entry: assign({ ready: false }), always: 'waiting' },
+        waiting: {
+          on: { READY: { actions: assign({ ready: true }) } },
+          after: { 10: { guard: ({ context }) => context.ready, target: 'working' } },
+        },
+        working: { invoke: { src: 'work', onDone: 'waiting' } },
+      },
+    });
+    expect(unbounded(machine)).toEqual(['late.waiting → late.working']);
+  });
+
+  it('filled by an ambiguous actor, the cycle is actor-driven and names it', () => {
+    const sensor = fromCallback(({ sendBack }) => {
+      sendBack({ type: 'TemperatureEvent' });
+    });
+    const machine = setup({
+      types: { context: {} as { temperature: number | null } },
+      actors: { sensor, work },
+    }).createMachine({
+      id: 'probe',
+      invoke: { id: 'sensor', src: 'sensor' },
+      context: { temperature: null },
+      initial: 'collecting',
+      states: {
+        collecting: {
+          entry: assign({ temperature: null }),
+          on: { TemperatureEvent: { actions: assign({ temperature: 20 }) } },
+          after: {
+            10: { guard: ({ context }) => context.temperature !== null, target: 'reporting' },
+          },
+        },
+        reporting: { invoke: { src: 'work', onDone: 'collecting' } },
+      },
+    });
+    expect(analyzeCycles(machine)).toMatchObject({
+      unbounded: [],
+      actorDriven: [{ states: ['probe.collecting', 'probe.reporting'], actors: ['sensor'] }],
+    });
+  });
+});
+
 describe('hierarchy', () => {
   it('a transition on a parent that targets its active child re-enters it, restarting its invoke', () => {
     const build = (on: object, after?: object) =>

@@ -12,6 +12,8 @@ export interface ActionEffects {
   assigns: boolean;
   /** The context keys written, when every write names its keys (`assign({ n: … })`); `'*'` otherwise. */
   writes: Set<string>;
+  /** What each key `writes` names is assigned, in order: a value, or a function that computes one. */
+  assigned: Map<string, unknown[]>;
   /** The `src` names of actors spawned (`spawnChild`, `spawn('name')` inside `assign`). */
   spawns: Set<string>;
 }
@@ -27,6 +29,7 @@ export function noEffects(): ActionEffects {
     toParent: new Set(),
     assigns: false,
     writes: new Set(),
+    assigned: new Map(),
     spawns: new Set(),
   };
 }
@@ -61,7 +64,7 @@ export function actionEffects(
         break;
       case 'xstate.assign':
         into.assigns = true;
-        for (const key of keysOf(fields.assignment)) into.writes.add(key);
+        assignment(fields.assignment, into);
         for (const src of spawnedIn(sourceOf(fields.assignment))) into.spawns.add(src);
         break;
       case 'xstate.spawnChild':
@@ -113,8 +116,18 @@ function enqueued(body: string, actions: Named, into: ActionEffects, depth: numb
   actionEffects(calls, actions, into, depth + 1);
 }
 
-const keysOf = (assignment: unknown): string[] =>
-  typeof assignment === 'object' && assignment !== null ? Object.keys(assignment) : ['*'];
+function assignment(assigned: unknown, into: ActionEffects): void {
+  if (typeof assigned !== 'object' || assigned === null) {
+    into.writes.add('*');
+    return;
+  }
+  for (const [key, value] of Object.entries(assigned)) {
+    into.writes.add(key);
+    const values = into.assigned.get(key) ?? [];
+    values.push(value);
+    into.assigned.set(key, values);
+  }
+}
 
 /** The event types a function's source names as literals (`type: 'tick'`). */
 export function eventLiterals(source: string): string[] {

@@ -76,23 +76,60 @@ function search(
     );
   const accept = (cycle: readonly number[]) => {
     const ways = along(cycle);
-    return (
-      ways.reduce((most, way) => Math.max(most, (way[0] as Hop).level), 0) === level &&
-      feasible(graph, cycle, ways)
-    );
+    const most = stepsOf(graph, cycle, ways).reduce((top, step) => Math.max(top, step.level), 0);
+    return most === level && feasible(graph, cycle, ways);
   };
   return elementaryCycles(n, successors, limit, accept).map((cycle) => {
-    const chosen = along(cycle).map((way) => way[0] as Hop);
+    const chosen = stepsOf(graph, cycle, along(cycle));
     const found: UnboundedCycle = {
       states: cycle.map((v) => leaves.ids[v] ?? ''),
-      edges: chosen.map((hop) => hop.edge),
+      edges: chosen.map((step) => step.hop.edge),
     };
     if (within.length > 0) found.within = within;
-    const actors = unique(chosen.flatMap((hop) => hop.actors));
+    const actors = unique(chosen.flatMap((step) => step.actors));
     if (actors.length > 0) found.actors = actors;
     if (level === 2)
-      found.gates = unique(chosen.filter((hop) => hop.level === 2).map((hop) => hop.edge.event));
+      found.gates = unique(chosen.filter((step) => step.level === 2).flatMap((step) => step.gates));
     return found;
+  });
+}
+
+/** How a cycle leaves each of its leaves: the hop taken, and what sets it off on this cycle. */
+interface Step {
+  hop: Hop;
+  level: Level;
+  gates: string[];
+  actors: string[];
+}
+
+/**
+ * The most automated step out of each leaf of the cycle. A hop whose guard waits on context that
+ * only outside events fill (`Hop.waitsOn`) is gated by those events when every lap resets that
+ * context: each of its keys is assigned on every way of some step.
+ */
+function stepsOf(graph: CycleGraph, cycle: readonly number[], ways: Hop[][]): Step[] {
+  const plain = (hop: Hop): Step => ({
+    hop,
+    level: hop.level,
+    gates: hop.level === 2 ? [hop.edge.event] : [],
+    actors: hop.actors,
+  });
+  if (!ways.some((way) => way.some((hop) => hop.waitsOn)))
+    return ways.map((way) => plain(way[0] as Hop));
+  const lap = new Set<string>();
+  cycle.forEach((from, i) => {
+    const to = cycle[(i + 1) % cycle.length] as number;
+    const [first, ...rest] = (ways[i] ?? []).map((hop) => graph.writesAt(hop.edge, from, to));
+    for (const key of first ?? []) if (rest.every((keys) => keys.has(key))) lap.add(key);
+  });
+  return ways.map((way) => {
+    const steps = way.map((hop): Step => {
+      const gate = hop.waitsOn;
+      if (!gate || gate.level <= hop.level || !gate.keys.every((key) => lap.has(key)))
+        return plain(hop);
+      return { hop, level: gate.level, gates: gate.gates, actors: gate.actors };
+    });
+    return steps.reduce((best, step) => (step.level < best.level ? step : best));
   });
 }
 

@@ -5,6 +5,8 @@ import { guardLiterals } from './describeGuard.js';
 import type { CycleCheckOptions } from './findUnboundedCycles.js';
 import { LeafIndex } from './LeafIndex.js';
 import { type GraphEdge, type GraphNode, readMachine } from './machineGraph.js';
+import { type ContextWrite, type ResetGate, resetGates } from './resetGates.js';
+import { contextReads } from './visibleGuardParts.js';
 
 /** How a transition is set off: 0 by the machine itself, 1 by an actor that may relay a person, 2 from outside. */
 export type Level = 0 | 1 | 2;
@@ -18,6 +20,8 @@ export interface Hop {
   /** What its guard requires (`always` hops only), for the complementary-guard check. */
   literals: string[];
   assigns: boolean;
+  /** Its guard waits on context only outside events fill: gated on a cycle that resets it. */
+  waitsOn?: ResetGate;
 }
 
 /** The leaf graph of one machine, each pair of leaves keyed `from * n + to`, hops best first. */
@@ -27,6 +31,8 @@ export interface CycleGraph {
   hops: Map<number, Hop[]>;
   /** Leaves whose entry or exit actions (or an ancestor's) may change context. */
   assigning: Set<number>;
+  /** The context keys a hop along `edge` from leaf `from` to leaf `to` assigns (actions, entries, exits). */
+  writesAt: (edge: GraphEdge, from: number, to: number) => ReadonlySet<string>;
   /** Child machines invoked or spawned, and how the parent reaches each. */
   children: Array<{ label: string; machine: AnyStateMachine }>;
 }
@@ -185,6 +191,29 @@ export function cycleGraph(machine: AnyStateMachine, options: CycleCheckOptions)
     );
   };
 
+  // Every action list that may write context, with the most automated way it can run.
+  function* contextWrites(): Generator<ContextWrite> {
+    for (const effects of [...entries.values(), ...exits.values()])
+      yield { effects, level: 0, event: '', actors: [] };
+    for (const edge of edges) {
+      const effects = edgeEffects(edge);
+      const ways =
+        effects.writes.size === 0 ? [] : leaves.sourcesOf(edge).map((leaf) => classify(edge, leaf));
+      if (ways.length === 0) continue;
+      const level = Math.min(...ways.map((way) => way.level)) as Level;
+      const actors = ways.filter((way) => way.level === level).flatMap((way) => way.actors);
+      yield { effects, level, event: edge.event, actors };
+    }
+  }
+  const resetGate = resetGates(contextWrites, guards);
+  const gates = new Map<GraphEdge, ResetGate | undefined>();
+  const waitsOn = (edge: GraphEdge, level: Level) => {
+    const guard = transitionOf.get(edge)?.guard;
+    if (level === 2 || guard === undefined) return undefined;
+    if (!gates.has(edge)) gates.set(edge, resetGate(guard));
+    return gates.get(edge);
+  };
+
   const hops = new Map<number, Hop[]>();
   for (const edge of edges) {
     if (edge.budget) continue;
@@ -197,6 +226,7 @@ export function cycleGraph(machine: AnyStateMachine, options: CycleCheckOptions)
         const list = hops.get(key) ?? [];
         const effects = edgeEffects(edge);
         const guard = transitionOf.get(edge)?.guard;
+        const gate = waitsOn(edge, level);
         list.push({
           edge,
           level,
@@ -204,6 +234,7 @@ export function cycleGraph(machine: AnyStateMachine, options: CycleCheckOptions)
           literals:
             edge.kind === 'always' && guard !== undefined ? guardLiterals(guard, guards) : [],
           assigns: effects.assigns,
+          ...(gate ? { waitsOn: gate } : {}),
         });
         hops.set(key, list);
       }
@@ -224,7 +255,20 @@ export function cycleGraph(machine: AnyStateMachine, options: CycleCheckOptions)
       assigning.add(leaf);
     }
   });
-  return { leaves, n, hops, assigning, children };
+  // Entered and exited: the states on one leaf's lineage but not the other's (a hop back into its
+  // own leaf: the states it re-enters). States it may also re-enter higher up are not counted.
+  const writesAt = (edge: GraphEdge, from: number, to: number) => {
+    const out = new Set(edgeEffects(edge).writes);
+    const left = leaves.lineage(leaves.ids[from] ?? '');
+    const right = leaves.lineage(leaves.ids[to] ?? '');
+    const again = from !== to || edge.targetless ? [] : left.slice(0, domainOf(edge, left));
+    const exited = from === to ? again : left.filter((at) => !right.includes(at));
+    const entered = from === to ? again : right.filter((at) => !left.includes(at));
+    for (const at of exited) for (const key of exits.get(at.id)?.writes ?? []) out.add(key);
+    for (const at of entered) for (const key of entries.get(at.id)?.writes ?? []) out.add(key);
+    return out;
+  };
+  return { leaves, n, hops, assigning, writesAt, children };
 }
 
 const indexIn = (leaves: LeafIndex) => (id: string) => leaves.indexOf(id) as number;
@@ -285,6 +329,6 @@ function writesWhatItReads(
   const name = typeof guard === 'string' ? guard : (guard as { type?: unknown })?.type;
   const impl = typeof guard === 'function' ? guard : guards[String(name)];
   if (typeof impl !== 'function' || 'check' in impl) return true;
-  const read = [...sourceOf(impl).matchAll(/\bcontext\??\.(\w+)/g)].map((m) => m[1] as string);
+  const read = contextReads(sourceOf(impl));
   return read.length === 0 || read.some((key) => effects.writes.has(key));
 }

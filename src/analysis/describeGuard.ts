@@ -116,7 +116,8 @@ function nameOf(guard: unknown): string | undefined {
   return undefined;
 }
 
-function compositeKind(fn: object): 'and' | 'or' | 'not' | 'stateIn' | undefined {
+/** Which of xstate's higher-order guards `fn` is, if any. */
+export function compositeKind(fn: object): 'and' | 'or' | 'not' | 'stateIn' | undefined {
   if (!('check' in fn)) return undefined;
   const { check } = fn as { check: unknown };
   if (check === CHECKS.and) return 'and';
