@@ -6,6 +6,7 @@ import {
   type CheckpointStore,
   type LoopConfig,
   MemoryCheckpointStore,
+  runLoop,
 } from 'loopchart';
 import {
   type PipelinePlan,
@@ -15,6 +16,7 @@ import {
 } from 'loopchart/pipeline';
 import { SqliteCheckpointStore } from 'loopchart/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
+import { pipelineRecordOf } from '../src/pipeline/pipelineRecord.js';
 import { counted, deferred, valid } from './support/scriptedSteps.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loopchart-pipeline-'));
@@ -203,5 +205,24 @@ describe('records that cannot be used', () => {
       ),
     });
     expect(calls()).toEqual([1, 0, 0, 0]);
+  });
+});
+
+describe('pipelineRecordOf, the one reader of "is this row a pipeline"', () => {
+  it("reads a pipeline's saved record, and nothing else", async () => {
+    const store = new MemoryCheckpointStore();
+    await runPipeline(processPlan().plan, 'q', { store, runId: 'pipe' });
+    await runLoop({ attempt: () => 'x', validate: () => valid }, 'q', { store, runId: 'loop' });
+    const pipe = (await store.load('pipe')) as CheckpointRecord;
+    const loop = (await store.load('loop')) as CheckpointRecord;
+    expect(pipelineRecordOf(pipe.data)).toMatchObject({
+      format: 'loopchart.pipeline',
+      status: 'paused',
+      state: expect.any(String),
+    });
+    expect(pipelineRecordOf(loop.data)).toBeUndefined();
+    expect(pipelineRecordOf(pipe.data.slice(0, 40))).toBeUndefined();
+    expect(pipelineRecordOf('null')).toBeUndefined();
+    expect(pipelineRecordOf('"loopchart.pipeline"')).toBeUndefined();
   });
 });

@@ -3,6 +3,7 @@ import { LoopConfigError } from '../LoopConfigError.js';
 import { CheckpointError } from '../persistence/CheckpointError.js';
 import { checkRunOptions } from '../persistence/prepareLoop.js';
 import type { PipelineEvent } from '../pipeline/pipelineEvents.js';
+import { pipelineRecordOf } from '../pipeline/pipelineRecord.js';
 import type { PipelineRunOptions } from '../pipeline/runPipeline.js';
 import {
   AGENT_PLAN_FORMAT,
@@ -77,7 +78,7 @@ export async function resumeAgent<C>(
   const stored = await store.load(runId);
   if (!stored)
     throw new CheckpointError('not_found', runId, `loopchart: no record for run '${runId}'`);
-  const record = parseRecord(stored.data);
+  const record = pipelineRecordOf(stored.data);
   const source = record?.planSource as Partial<AgentPlanSource> | undefined;
   if (
     source?.format !== AGENT_PLAN_FORMAT ||
@@ -127,15 +128,4 @@ async function drive<C>(
   const outcome = await toPromise(actor.start());
   if (outcome.status === 'failed' && thrown.length > 0) throw thrown[0];
   return outcome as AgentOutcome<C>;
-}
-
-function parseRecord(
-  data: string,
-): { planSource?: unknown; context?: { input?: unknown } } | undefined {
-  try {
-    const value: unknown = JSON.parse(data);
-    return typeof value === 'object' && value !== null ? value : undefined;
-  } catch {
-    return undefined;
-  }
 }

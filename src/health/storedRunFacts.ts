@@ -5,7 +5,7 @@ import type { FailureKind } from '../failures.js';
 import { type LoopView, loopView } from '../machines/loopView.js';
 import type { CheckpointRecord } from '../persistence/CheckpointStore.js';
 import { decodeCheckpoint } from '../persistence/checkpointFormat.js';
-import { PIPELINE_RECORD_FORMAT } from '../pipeline/pipelineRecord.js';
+import { pipelineRecordOf } from '../pipeline/pipelineRecord.js';
 import { LOOP_STATUSES, type LoopStatus } from '../statuses.js';
 import type { TraceEntry } from '../trace.js';
 import type { Verdict } from '../validation.js';
@@ -72,7 +72,10 @@ export function storedRunFacts(record: CheckpointRecord): StoredRunFacts | Skipp
   try {
     checkpoint = decodeCheckpoint(record);
   } catch {
-    return { runId: record.runId, reason: isPipeline(record.data) ? 'pipeline' : 'unreadable' };
+    return {
+      runId: record.runId,
+      reason: pipelineRecordOf(record.data) ? 'pipeline' : 'unreadable',
+    };
   }
   const { snapshot, trace } = checkpoint;
   const view = loopView(checkpoint);
@@ -153,12 +156,4 @@ function failuresOf(trace: readonly TraceEntry[], view: LoopView): FailureKind[]
 
 function isLoopStatus(value: unknown): value is LoopStatus {
   return (LOOP_STATUSES as readonly unknown[]).includes(value);
-}
-
-function isPipeline(data: string): boolean {
-  try {
-    return (JSON.parse(data) as { format?: unknown } | null)?.format === PIPELINE_RECORD_FORMAT;
-  } catch {
-    return false;
-  }
 }

@@ -93,6 +93,20 @@ export function readRecord(plan: ResolvedPlan, value: unknown, runId = ''): Pipe
   return record as PipelineRecord;
 }
 
+/**
+ * The pipeline record a store row's data holds (runPipeline saves to the same stores as loops), or
+ * `undefined` for anything else: a loop's checkpoint, or data that is not JSON. Never throws.
+ * @example if (pipelineRecordOf(row.data)) showPipeline(row); else showLoop(row);
+ */
+export function pipelineRecordOf(data: string): PipelineRecord | undefined {
+  try {
+    const value = JSON.parse(data) as Partial<PipelineRecord> | null;
+    return value?.format === PIPELINE_RECORD_FORMAT ? (value as PipelineRecord) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Parses a store row's data; a row that is not JSON is refused as `corrupt`. */
 export function readStoreRecord(plan: ResolvedPlan, stored: CheckpointRecord): PipelineRecord {
   let value: unknown;

@@ -3,11 +3,12 @@ import type { CheckpointRecord, CheckpointStore } from '../persistence/Checkpoin
 import { resumeLoop } from '../persistence/resumeLoop.js';
 import type { PipelineEvent } from '../pipeline/pipelineEvents.js';
 import type { AnyLoopConfig, PipelinePlan } from '../pipeline/pipelinePlan.js';
+import { pipelineRecordOf } from '../pipeline/pipelineRecord.js';
 import { resumePipeline } from '../pipeline/runPipeline.js';
 import { type ApiReply, refuse, replyForError } from './apiReply.js';
 import type { AnswerRequest, AnswerResponse } from './apiSchemas.js';
 import { observedStore } from './observedStore.js';
-import { pipelineRecordOf, runDetail } from './runDetail.js';
+import { runDetail } from './runDetail.js';
 
 /** The loops and pipelines a server may drive, by machine id (a loop's `id`, a plan's `id`). */
 export interface Registered {

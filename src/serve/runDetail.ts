@@ -4,7 +4,7 @@ import { isCheckpointError } from '../persistence/CheckpointError.js';
 import type { CheckpointRecord } from '../persistence/CheckpointStore.js';
 import { decodeCheckpoint } from '../persistence/checkpointFormat.js';
 import type { PipelineContext } from '../pipeline/pipelineContext.js';
-import { PIPELINE_RECORD_FORMAT, type PipelineRecord } from '../pipeline/pipelineRecord.js';
+import { type PipelineRecord, pipelineRecordOf } from '../pipeline/pipelineRecord.js';
 import type { LoopRunDetail, RunDetail } from './runSchemas.js';
 
 const REVIEW_EVENTS = ['review.continue', 'review.modify', 'review.retry', 'review.abort'];
@@ -86,16 +86,6 @@ function pipelineDetail(row: Omit<CheckpointRecord, 'data'>, record: PipelineRec
         : PIPELINE_EVENTS,
     stages,
   };
-}
-
-/** A pipeline's record (runPipeline saves to the same stores), or undefined for anything else. */
-export function pipelineRecordOf(data: string): PipelineRecord | undefined {
-  try {
-    const value = JSON.parse(data) as Partial<PipelineRecord> | null;
-    return value?.format === PIPELINE_RECORD_FORMAT ? (value as PipelineRecord) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** A pipeline paused inside its stages takes their loops' answers (with `stage`) and `pipeline.abort`. */

@@ -9,7 +9,7 @@ import {
   type RunSummary,
 } from '../../persistence/CheckpointStore.js';
 import { type Checkpoint, decodeCheckpoint } from '../../persistence/checkpointFormat.js';
-import { PIPELINE_RECORD_FORMAT, type PipelineRecord } from '../../pipeline/pipelineRecord.js';
+import { type PipelineRecord, pipelineRecordOf } from '../../pipeline/pipelineRecord.js';
 import type { TraceEntry } from '../../trace.js';
 import { type CliOutput, cliOutput } from '../cliOutput.js';
 import { integerFlag } from '../flags/integerFlag.js';
@@ -53,7 +53,7 @@ export function register(program: Command): void {
       const out = cliOutput(command);
       const record = await withStore(command, options.db, (store) => store.load(runId));
       if (!record) fail(command, `runs: no run '${safe(runId)}' in ${options.db}`);
-      const pipeline = pipelineRecord(record.data);
+      const pipeline = pipelineRecordOf(record.data);
       if (pipeline) {
         if (options.json) out.out(JSON.stringify(pipeline, null, 2));
         else printPipeline(out, record, pipeline);
@@ -197,16 +197,6 @@ function printTrace(out: CliOutput, trace: readonly TraceEntry[]) {
     out.out(
       `  ${String(entry.seq).padStart(3)}  ${safe(what).padEnd(24)} attempt ${entry.attempt}, retry ${entry.retryCount}, ${formatMs(entry.durationMs)}${failure}${out.c.dim(why)}`,
     );
-  }
-}
-
-/** A pipeline's record (runPipeline saves to the same stores), or undefined for anything else. */
-function pipelineRecord(data: string): PipelineRecord | undefined {
-  try {
-    const value = JSON.parse(data) as Partial<PipelineRecord> | null;
-    return value?.format === PIPELINE_RECORD_FORMAT ? (value as PipelineRecord) : undefined;
-  } catch {
-    return undefined;
   }
 }
 
