@@ -1,3 +1,4 @@
+import type { Decision } from '../statuses.js';
 import type { RouteGuard } from './routeGuards.js';
 
 /** A fact about a config's chart that decides whether a row can be taken at all. */
@@ -177,6 +178,20 @@ export const FAILURE_ROWS = [
   },
   { target: 'retry_exhausted', because: 'retry_exhausted' },
 ] as const satisfies readonly RouteRow[];
+
+const ROUTER_DECISIONS: Readonly<Record<string, Decision>> = {
+  proceed: 'proceed',
+  terminate_with_partial: 'terminate_with_partial',
+  refining: 'refine',
+  fallingBack: 'fallback',
+};
+
+/** The decision the pure router returns when it takes `row` (one of the rows with a `result`). */
+export function routerDecision(row: RouteRow): Decision {
+  const decision = ROUTER_DECISIONS[row.target];
+  if (decision === undefined) throw new Error(`loopchart: no router decision for '${row.target}'`);
+  return decision;
+}
 
 /** The facts of a chart's shape that rows ask about. */
 export type Shape = Record<ShapeFact, boolean>;

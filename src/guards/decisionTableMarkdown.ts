@@ -1,4 +1,10 @@
-import { FAILURE_ROWS, type RouteRow, type ShapeFact, VERDICT_ROWS } from './decisionTable.js';
+import {
+  FAILURE_ROWS,
+  type RouteRow,
+  routerDecision,
+  type ShapeFact,
+  VERDICT_ROWS,
+} from './decisionTable.js';
 
 const FACT_WORDS: Record<ShapeFact, [string, string]> = {
   canReattempt: ['`maxAttempts` > 1', '`maxAttempts` = 1'],
@@ -46,7 +52,7 @@ export function decisionTableMarkdown(): string {
   const rows: readonly RouteRow[] = VERDICT_ROWS;
   const router = rows
     .filter((row) => row.result !== undefined)
-    .map((row) => `| ${row.result} | ${row.budget} | \`${DECISION_OF[row.target]}\` |`);
+    .map((row) => `| ${row.result} | ${row.budget} | \`${routerDecision(row)}\` |`);
   return [
     '| validation result | budget | decision |',
     '|---|---|---|',
@@ -61,10 +67,3 @@ export function decisionTableMarkdown(): string {
     ordered(FAILURE_ROWS),
   ].join('\n');
 }
-
-const DECISION_OF: Record<string, string> = {
-  terminate_with_partial: 'terminate_with_partial',
-  proceed: 'proceed',
-  refining: 'refine',
-  fallingBack: 'fallback',
-};

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import type { Decision } from '../statuses.js';
 import { type ValidationError, type Verdict, validationErrorSchema } from '../validation.js';
 import { configErrorFrom } from '../zodIssues.js';
-import { holdsRow, type RouteRow, type Shape, VERDICT_ROWS } from './decisionTable.js';
+import {
+  holdsRow,
+  type RouteRow,
+  routerDecision,
+  type Shape,
+  VERDICT_ROWS,
+} from './decisionTable.js';
 import { NO_EXTRAS, RATIONALES } from './rationales.js';
 import type { RouteFacts } from './routeFacts.js';
 import { ROUTE_GUARDS } from './routeGuards.js';
@@ -54,7 +60,7 @@ export function routeAfterValidation(args: RouteArgs): Route {
   const row = rows.find(
     (r) => holdsRow(r, ROUTER_SHAPE) && (r.guard === undefined || ROUTE_GUARDS[r.guard](facts)),
   ) as RouteRow;
-  const decision = DECISION_OF[row.target as keyof typeof DECISION_OF];
+  const decision = routerDecision(row);
   return {
     decision,
     retryCount: decision === 'refine' ? retryCount + 1 : retryCount,
@@ -75,13 +81,6 @@ const ROUTER_SHAPE: Shape = {
   reviewsBeforeProceed: false,
   reviewsAfterFailedValidation: false,
 };
-
-const DECISION_OF = {
-  proceed: 'proceed',
-  terminate_with_partial: 'terminate_with_partial',
-  refining: 'refine',
-  fallingBack: 'fallback',
-} as const satisfies Record<string, Decision>;
 
 function routerFacts(verdict: Verdict, retryCount: number, maxRetries: number): RouteFacts {
   return {
