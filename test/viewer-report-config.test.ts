@@ -1,6 +1,8 @@
-import { createLoopMachine, type LoopConfig, runLoop } from 'loopchart';
+import { createLoopMachine, type LoopConfig, MemoryCheckpointStore, runLoop } from 'loopchart';
+import { loopHealth } from 'loopchart/health';
 import { renderRunReport } from 'loopchart/viewer';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderHealthPage } from '../src/viewer/health/renderHealthPage.js';
 import { correctable, valid } from './support/scriptedSteps.js';
 
 afterEach(() => {
@@ -42,5 +44,28 @@ describe('the live viewer page', () => {
     } finally {
       await viewer.close();
     }
+  });
+});
+
+describe('one HTML escaper for the run report and the health page', () => {
+  const hostile = `<img src=x onerror="alert('x')">&`;
+  const escaped = '&#60;img src=x onerror=&#34;alert(&#39;x&#39;)&#34;&#62;&#38;';
+
+  it("escapes a report's title", async () => {
+    const outcome = await runLoop({ attempt: () => 'x', validate: () => valid }, 'memo');
+    const page = await renderRunReport({
+      config: { attempt: () => 'x', validate: () => valid },
+      outcome,
+      title: hostile,
+    });
+    expect(page).toContain(`<title>${escaped}</title>`);
+    expect(page).not.toContain(hostile);
+  });
+
+  it("escapes the health page's store name and loop filter", async () => {
+    const report = await loopHealth(new MemoryCheckpointStore(), { loop: hostile });
+    const page = renderHealthPage(report, { source: hostile });
+    expect(page).toContain(`<p>${escaped} holds no loop runs of ${escaped} in this window.`);
+    expect(page).not.toContain(hostile);
   });
 });

@@ -3,6 +3,7 @@
 import type { LoopHealth } from '../../health/HealthReport.js';
 import { VERDICT_CLASSES } from '../../health/storedRunFacts.js';
 import { isOkStatus, LOOP_STATUSES } from '../../statuses.js';
+import { escapeHtml } from '../escapeHtml.js';
 
 export const VERDICT_COLORS = {
   valid: '#2b8a3e',
@@ -11,11 +12,6 @@ export const VERDICT_COLORS = {
   no_diagnostic: '#7048e8',
   malformed: '#495057',
 } as const;
-
-/** Text for HTML or SVG: `&`, `<`, `>` and quotes escaped. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 const svg = (width: number, height: number, label: string, body: string) =>
   `<svg class="health-chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(label)}">${body}</svg>`;

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { HealthReport, LoopHealth } from '../../health/HealthReport.js';
 import { amount, percentOf } from '../../health/healthFormat.js';
+import { escapeHtml } from '../escapeHtml.js';
 import { PAGE_STYLES } from '../page/pageStyles.js';
-import { escapeHtml, iterationsHistogram, outcomeBars, verdictMix } from './healthCharts.js';
+import { iterationsHistogram, outcomeBars, verdictMix } from './healthCharts.js';
 
 const HEALTH_STYLES = `
 .health { padding: 12px 16px; max-width: 1560px; }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { escapeHtml } from '../escapeHtml.js';
 import { h, loopBadge, readable, show } from './clientKit.js';
 import { drawChart } from './drawChart.js';
 import { drawRun } from './drawRun.js';
@@ -51,7 +52,7 @@ export function renderPage(boot: PageBoot, title: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="${PAGE_CSP}">
-<title>${escapeText(title)}</title>
+<title>${escapeHtml(title)}</title>
 <style>${PAGE_STYLES}</style>
 </head>
 <body>
@@ -62,8 +63,4 @@ export function renderPage(boot: PageBoot, title: string): string {
 </body>
 </html>
 `;
-}
-
-function escapeText(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
