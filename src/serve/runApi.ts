@@ -1,6 +1,6 @@
 import type { HealthReport } from '../health/HealthReport.js';
 import { loopHealth } from '../health/loopHealth.js';
-import { parseWhen } from '../health/parseWhen.js';
+import { parseWindow } from '../health/parseWindow.js';
 import type { CheckpointStore } from '../persistence/CheckpointStore.js';
 import type { AnyLoopConfig, PipelinePlan } from '../pipeline/pipelinePlan.js';
 import { answerRun, type Drives } from './answerRun.js';
@@ -77,14 +77,8 @@ export function createRunApi(options: RunApiOptions): RunApi {
       guard(async () => {
         const parsed = healthQuerySchema.safeParse(query);
         if (!parsed.success) return badRequest('query', parsed.error);
-        const now = Date.now();
-        const window: { since?: number; until?: number } = {};
-        for (const key of ['since', 'until'] as const) {
-          const text = parsed.data[key];
-          const at = text === undefined ? undefined : parseWhen(text, now);
-          if (typeof at === 'string') return refuse(400, 'bad_request', `${key} ${at}`);
-          if (at !== undefined) window[key] = at;
-        }
+        const window = parseWindow(parsed.data, Date.now());
+        if (typeof window === 'string') return refuse(400, 'bad_request', window);
         const loop = parsed.data.loop;
         const report = await loopHealth(store, { ...window, ...(loop ? { loop } : {}) });
         return { ok: true, status: 200, body: report };

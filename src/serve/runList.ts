@@ -1,4 +1,4 @@
-import { parseWhen } from '../health/parseWhen.js';
+import { parseWindow } from '../health/parseWindow.js';
 import type { CheckpointStore, RunSummary } from '../persistence/CheckpointStore.js';
 import type { ListQuery } from './apiSchemas.js';
 import type { RunList } from './runSchemas.js';
@@ -19,8 +19,9 @@ export async function listRuns(
   query: ListQuery,
   now = Date.now(),
 ): Promise<RunList> {
-  const since = query.since === undefined ? undefined : parseWhen(query.since, now);
-  if (typeof since === 'string') throw new ListQueryError(`since ${since}`);
+  const window = parseWindow({ since: query.since }, now);
+  if (typeof window === 'string') throw new ListQueryError(window);
+  const { since } = window;
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const rows = (await store.list(query.status ? { status: query.status } : {}))
     .filter(

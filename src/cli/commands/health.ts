@@ -6,7 +6,7 @@ import {
   healthLines,
   loopHealth,
 } from '../../health/index.js';
-import { parseWhen } from '../../health/parseWhen.js';
+import { parseWindow } from '../../health/parseWindow.js';
 import type { CheckpointStore } from '../../persistence/CheckpointStore.js';
 import { renderHealthPage } from '../../viewer/health/renderHealthPage.js';
 import { cliOutput } from '../cliOutput.js';
@@ -59,21 +59,15 @@ export function register(program: Command): void {
         command.error(`health: ${message}`, { exitCode: 2, code: 'loopchart.health.usage' });
         throw new Error(message);
       };
-      const now = Date.now();
-      const when = (flag: string, text: string | undefined) => {
-        const at = text === undefined ? undefined : parseWhen(text, now);
-        return typeof at === 'string' ? usage(`${flag} ${at}`) : at;
-      };
-      const since = when('--since', flags.since);
-      const until = when('--until', flags.until);
+      const window = parseWindow(flags, Date.now(), '--');
+      if (typeof window === 'string') usage(window);
       const thresholds = parseThresholds(flags.threshold, usage);
       const store = await openStore(flags, usage);
       let report: Awaited<ReturnType<typeof loopHealth>>;
       try {
         report = await loopHealth(store, {
           ...(flags.loop === undefined ? {} : { loop: flags.loop }),
-          ...(since === undefined ? {} : { since }),
-          ...(until === undefined ? {} : { until }),
+          ...window,
           thresholds,
         });
       } finally {

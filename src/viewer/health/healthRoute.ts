@@ -1,5 +1,5 @@
 import { loopHealth } from '../../health/loopHealth.js';
-import { parseWhen } from '../../health/parseWhen.js';
+import { parseWindow } from '../../health/parseWindow.js';
 import type { CheckpointStore } from '../../persistence/CheckpointStore.js';
 import { renderHealthPage } from './renderHealthPage.js';
 
@@ -23,15 +23,10 @@ export async function healthResponse(
       body: 'no store: start the viewer with one (loopchart view --db runs.db, or startViewer({ healthStore }))\n',
     };
   }
-  const now = Date.now();
-  const window: { since?: number; until?: number } = {};
-  for (const key of ['since', 'until'] as const) {
-    const value = url.searchParams.get(key);
-    if (value === null || value === '') continue;
-    const at = parseWhen(value, now);
-    if (typeof at === 'string') return { status: 400, type: 'text/plain', body: `${key} ${at}\n` };
-    window[key] = at;
-  }
+  // an empty parameter (a form left blank) leaves its end of the window open
+  const param = (key: string) => url.searchParams.get(key) || undefined;
+  const window = parseWindow({ since: param('since'), until: param('until') }, Date.now());
+  if (typeof window === 'string') return { status: 400, type: 'text/plain', body: `${window}\n` };
   const loop = url.searchParams.get('loop');
   try {
     const report = await loopHealth(store, { ...window, ...(loop ? { loop } : {}) });
