@@ -1,3 +1,5 @@
+import { withTimeLimit } from '../withTimeLimit.js';
+
 type MaybePromise<T> = T | Promise<T>;
 
 /** What the model check's `ask` receives: the prompt and the caps to pass to the model call. */
@@ -57,43 +59,34 @@ export async function askModelCheck(
   runSignal?: AbortSignal,
 ): Promise<ModelCheckReport> {
   const started = Date.now();
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort = () => {};
-  const capped = new Promise<ModelCheckReport>((resolve) => {
-    const stop = (status: 'timeout' | 'aborted', message: string) => {
-      controller.abort(new Error(message));
-      resolve({ status, durationMs: Date.now() - started, message });
-    };
-    timer = setTimeout(
-      () => stop('timeout', `the model check took longer than ${check.timeoutMs} ms`),
-      check.timeoutMs,
-    );
-    onAbort = () => stop('aborted', 'the run was aborted during the model check');
-    if (runSignal?.aborted) onAbort();
-    else runSignal?.addEventListener('abort', onAbort, { once: true });
-  });
-  const call = (async (): Promise<ModelCheckReport> => {
-    const prompt = check.prompt(request);
-    const reply = await check.ask({
-      prompt,
-      request,
-      maxTokens: check.maxTokens,
-      signal: controller.signal,
-    });
-    return readReply(reply, check.maxTokens, Date.now() - started);
-  })().catch(
-    (error: unknown): ModelCheckReport => ({
-      status: 'failed',
-      durationMs: Date.now() - started,
-      message: `the model check failed: ${error instanceof Error ? error.message : String(error)}`,
-    }),
-  );
+  const late = new Error(`the model check took longer than ${check.timeoutMs} ms`);
+  const call = async (signal: AbortSignal): Promise<ModelCheckReport> => {
+    try {
+      const prompt = check.prompt(request);
+      const reply = await check.ask({ prompt, request, maxTokens: check.maxTokens, signal });
+      return readReply(reply, check.maxTokens, Date.now() - started);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      return {
+        status: 'failed',
+        durationMs: Date.now() - started,
+        message: `the model check failed: ${why}`,
+      };
+    }
+  };
   try {
-    return await Promise.race([call, capped]);
-  } finally {
-    clearTimeout(timer);
-    runSignal?.removeEventListener('abort', onAbort);
+    return await withTimeLimit(call, {
+      ms: check.timeoutMs,
+      timeout: () => late,
+      signal: runSignal,
+    });
+  } catch (stopped) {
+    // only the limit rejects (a failed call is a report): the timeout, or the run's abort
+    const [status, message] =
+      stopped === late
+        ? (['timeout', late.message] as const)
+        : (['aborted', 'the run was aborted during the model check'] as const);
+    return { status, durationMs: Date.now() - started, message };
   }
 }
 

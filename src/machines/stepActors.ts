@@ -18,6 +18,7 @@ import {
 } from '../failures.js';
 import { readStepResult, stepOutput } from '../stepResults.js';
 import type { ValidationError } from '../validation.js';
+import { type TimeLimit, withTimeLimit } from '../withTimeLimit.js';
 
 /** The JSON-safe input every step actor is invoked with (persisted with an in-flight step). */
 export interface StepInput {
@@ -100,7 +101,7 @@ export async function runOneStep(
     // called synchronously as the actor starts, so a step counted as started has really run
     const start = (stepSignal: AbortSignal) => run(stepContext(input, stepSignal));
     const limit = stepLimit(step, timeoutMs, left);
-    const raw = await (limit === null ? start(signal) : withTimeout(limit, signal, start));
+    const raw = await (limit === null ? start(signal) : withTimeLimit(start, { ...limit, signal }));
     const read = readStepResult(raw);
     if (read.costProblem) throw new LoopStepFailure('permanent', `${step} ${read.costProblem}`);
     // only an attempt may return an empty result or a question
@@ -111,50 +112,15 @@ export async function runOneStep(
   }
 }
 
-interface Limit {
-  ms: number;
-  failure: () => Error;
-}
+type Limit = Omit<TimeLimit, 'signal'>;
 
 /** The step's own timeout or what is left of the deadline, whichever ends first. */
 function stepLimit(step: StepName, timeoutMs: number | null, left: number | null): Limit | null {
   if (left !== null && (timeoutMs === null || left < timeoutMs)) {
-    return { ms: left, failure: () => new DeadlineExceeded(step) };
+    return { ms: left, timeout: () => new DeadlineExceeded(step) };
   }
   if (timeoutMs === null) return null;
-  return { ms: timeoutMs, failure: () => stepTimeout(step, timeoutMs) };
-}
-
-/**
- * Runs `start` with a signal that also aborts after `ms`, rejecting with a step timeout then. If
- * the loop stops first, it settles at once and clears its timer (a long timeout never outlives it).
- */
-function withTimeout(
-  { ms, failure: makeFailure }: Limit,
-  parent: AbortSignal,
-  start: (signal: AbortSignal) => unknown,
-): Promise<unknown> {
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort = () => {};
-  const stopped = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const failure = makeFailure();
-      controller.abort(failure);
-      reject(failure);
-    }, ms);
-    onAbort = () => {
-      controller.abort(parent.reason);
-      reject(parent.reason);
-    };
-    parent.addEventListener('abort', onAbort, { once: true });
-  });
-  const work = new Promise((resolve) => resolve(start(controller.signal)));
-  work.catch(ignore);
-  return Promise.race([work, stopped]).finally(() => {
-    clearTimeout(timer);
-    parent.removeEventListener('abort', onAbort);
-  });
+  return { ms: timeoutMs, timeout: () => stepTimeout(step, timeoutMs) };
 }
 
 function stepContext(input: StepInput, signal: AbortSignal): Readonly<Record<string, unknown>> {
@@ -173,8 +139,6 @@ function stepContext(input: StepInput, signal: AbortSignal): Readonly<Record<str
     signal,
   });
 }
-
-const ignore = () => {};
 
 /**
  * The retry wait, as an actor with an absolute end so a restored run waits only the remainder.

@@ -1,4 +1,5 @@
 import { fromPromise } from 'xstate';
+import { withTimeLimit } from '../withTimeLimit.js';
 import type { PipelinePlan } from './pipelinePlan.js';
 
 /** The input the cross-check actor is invoked with (JSON). */
@@ -18,26 +19,10 @@ export function crossCheckActor(crossCheck: PipelinePlan['crossCheck'], timeoutM
   return fromPromise<unknown, CrossCheckInput>(async ({ input, signal }) => {
     if (!crossCheck) return { valid: true };
     const { results, ...ctx } = input;
-    const controller = new AbortController();
-    const stop = () => controller.abort(signal.reason);
-    signal.addEventListener('abort', stop, { once: true });
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const error = new Error(`the cross-check did not answer within ${timeoutMs} ms`);
-        controller.abort(error);
-        reject(error);
-      }, timeoutMs);
+    return withTimeLimit((own) => crossCheck(results, Object.freeze({ ...ctx, signal: own })), {
+      ms: timeoutMs,
+      timeout: () => new Error(`the cross-check did not answer within ${timeoutMs} ms`),
+      signal,
     });
-    const check = Promise.resolve().then(() =>
-      crossCheck(results, Object.freeze({ ...ctx, signal: controller.signal })),
-    );
-    check.catch(() => {});
-    try {
-      return await Promise.race([check, late]);
-    } finally {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', stop);
-    }
   });
 }

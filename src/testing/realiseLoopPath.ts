@@ -13,6 +13,7 @@ import {
 import { loopView } from '../machines/loopView.js';
 import { clarificationRequest, readStepResult, stepOutput, withCost } from '../stepResults.js';
 import { parseVerdict } from '../validation.js';
+import { withTimeLimit } from '../withTimeLimit.js';
 import { LoopPathMismatchError } from './LoopPathMismatchError.js';
 import { drawSample, type LoopSamples, type SampleKey, sampleAt } from './loopSamples.js';
 import { verdictClass } from './loopStateKey.js';
@@ -150,30 +151,19 @@ export async function realiseLoopPath<I, C>(
 
       async function runReal(step: StepName, run: StepRunner): Promise<unknown> {
         const input = stepInput();
-        const controller = new AbortController();
-        const ctx = Object.freeze({
-          ...input,
-          partial: input?.candidate,
-          error: input?.feedback,
-          signal: controller.signal,
-        });
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const late = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => {
-            controller.abort();
-            reject(fail(`${step} did not settle within ${plan.stepTimeoutMs} ms on ${source}`));
-          }, plan.stepTimeoutMs);
-        });
+        const ctx = { ...input, partial: input?.candidate, error: input?.feedback };
         try {
-          const raw = await Promise.race([Promise.resolve().then(() => run(ctx)), late]);
+          const raw = await withTimeLimit((signal) => run(Object.freeze({ ...ctx, signal })), {
+            ms: plan.stepTimeoutMs,
+            timeout: () =>
+              fail(`${step} did not settle within ${plan.stepTimeoutMs} ms on ${source}`),
+          });
           const read = readStepResult(raw);
           if (read.costProblem) throw fail(`${step} ${read.costProblem}`);
           return stepOutput(read, false);
         } catch (error) {
           if (error instanceof LoopPathMismatchError) throw error;
           throw fail(`${step} threw ${thrownName(error)} on ${source}; the path expected ${label}`);
-        } finally {
-          clearTimeout(timer);
         }
       }
     }

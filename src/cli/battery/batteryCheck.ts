@@ -2,6 +2,7 @@ import type { LoopConfig } from '../../config.js';
 import { createLoopMachine, type LoopMachine } from '../../machines/loopMachine.js';
 import type { LoopOutcome } from '../../outcome.js';
 import { runLoopMachine } from '../../runLoop.js';
+import { withTimeLimit } from '../../withTimeLimit.js';
 
 /** Builds the machine a check runs: `createLoopMachine`, or a deliberately altered one. */
 export type BuildMachine = (config: LoopConfig<unknown, unknown>) => LoopMachine<unknown, unknown>;
@@ -32,27 +33,23 @@ export function expectThat(condition: boolean, message: string): void {
 
 const RUN_TIMEOUT_MS = 20_000;
 
+/** A run the battery drives: its signal aborts, and the check fails, when it takes over 20 s. */
+export function withinRunTimeout<T>(start: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  return withTimeLimit(start, {
+    ms: RUN_TIMEOUT_MS,
+    timeout: () => new CheckFailed(`the run did not finish within ${RUN_TIMEOUT_MS} ms`),
+  });
+}
+
 /** Runs a config through `build`; a run that does not finish in 20 s is aborted and fails the check. */
 export async function runChecked<C>(
   build: BuildMachine,
   config: LoopConfig<unknown, C>,
   input: unknown = 'task',
 ): Promise<LoopOutcome<C>> {
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort('the battery timed the run out');
-      reject(new CheckFailed(`the run did not finish within ${RUN_TIMEOUT_MS} ms`));
-    }, RUN_TIMEOUT_MS);
-  });
   const machine = build(config as LoopConfig<unknown, unknown>);
-  try {
-    const run = runLoopMachine(machine, input, { signal: controller.signal });
-    return (await Promise.race([run, timeout])) as LoopOutcome<C>;
-  } finally {
-    clearTimeout(timer);
-  }
+  const outcome = await withinRunTimeout((signal) => runLoopMachine(machine, input, { signal }));
+  return outcome as LoopOutcome<C>;
 }
 
 /** The decisions a run recorded in its trace, in order. */

@@ -9,6 +9,7 @@ import {
   expectEqual,
   expectThat,
   runChecked,
+  withinRunTimeout,
 } from './batteryCheck.js';
 import { verdicts } from './scripted.js';
 
@@ -129,7 +130,7 @@ async function reviewGate(build: BuildMachine): Promise<string> {
     await expectWaitingForHuman(actor);
     expectEqual('attempts while paused', attempts, 1);
     actor.send({ type: 'review.retry', feedback: 'add an owner' });
-    const outcome = (await withTimeout(toPromise(actor))) as LoopOutcome;
+    const outcome = (await withinRunTimeout(() => toPromise(actor))) as LoopOutcome;
     expectEqual('status', outcome.status, 'proceed');
     expectEqual('decisions', decisionsOf(outcome), ['review', 'proceed']);
   } finally {
@@ -150,19 +151,11 @@ async function clarificationGate(build: BuildMachine): Promise<string> {
   try {
     await expectWaitingForHuman(actor);
     actor.send({ type: 'clarification.answer', answer: 'Q2' });
-    const outcome = (await withTimeout(toPromise(actor))) as LoopOutcome;
+    const outcome = (await withinRunTimeout(() => toPromise(actor))) as LoopOutcome;
     expectEqual('status', outcome.status, 'proceed');
     expectEqual('candidate', outcome.status === 'proceed' && outcome.candidate, 'report for Q2');
   } finally {
     actor.stop();
   }
   return 'asked “Which quarter?”, waited, continued with the answer';
-}
-
-function withTimeout<T>(promise: Promise<T>, ms = 20_000): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new CheckFailed(`the run did not finish within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
