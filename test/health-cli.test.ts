@@ -2,11 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteCheckpointStore } from 'loopchart/sqlite';
-import pc from 'picocolors';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { HEALTH_FIXTURES, runScripted } from '../bench/loops/healthRuns.js';
 import { captureIo } from '../src/cli/captureIo.js';
-import { serveViewer } from '../src/cli/commands/view.js';
 import { runCli } from '../src/cli/runCli.js';
 import { parseWhen } from '../src/health/parseWhen.js';
 
@@ -98,26 +96,27 @@ describe('loopchart health', () => {
 
 describe('loopchart view --db', () => {
   it('serves the health page of the database on /health', async () => {
-    const lines: string[] = [];
-    const out = {
-      out: (l = '') => lines.push(l),
-      err: (l = '') => lines.push(l),
-      c: pc.createColors(false),
-    };
-    const stop = new AbortController();
-    const serving = serveViewer({ port: 0, host: '127.0.0.1', db }, out, stop.signal);
-    await vi.waitFor(() => expect(lines.join('\n')).toContain('loop health of'), {
+    const capture = captureIo(false);
+    const exit = runCli(['view', '--port', '0', '--db', db], capture.io);
+    await vi.waitFor(() => expect(capture.stdout()).toContain('loop health of'), {
       timeout: 10_000,
     });
-    const url = /loop health of .*: (http:\S+)/.exec(lines.join('\n'))?.[1] ?? '';
+    const url = /loop health of .*: (http:\S+)/.exec(capture.stdout())?.[1] ?? '';
     const response = await fetch(url);
     expect(response.status).toBe(200);
     const page = await response.text();
     expect(page).toContain('data-loop="invoice"');
     expect(page).toContain('data-flag="stalls"');
-    stop.abort();
-    await serving;
-    expect(lines.at(-1)).toBe('viewer stopped');
+    process.emit('SIGTERM');
+    expect(await exit).toBe(0);
+    expect(capture.stdout().trim().split('\n').at(-1)).toBe('viewer stopped');
+  });
+
+  it('refuses a database file that does not exist, before it listens', async () => {
+    const capture = captureIo(false);
+    expect(await runCli(['view', '--port', '0', '--db', join(dir, 'nope.db')], capture.io)).toBe(2);
+    expect(capture.stderr()).toMatch(/^view: no runs database at .*nope\.db/);
+    expect(capture.stdout()).toBe('');
   });
 });
 

@@ -4,14 +4,18 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { runLoop } from 'loopchart';
+import { PostgresCheckpointStore } from 'loopchart/postgres';
 import type { AnswerResponse, LoopRunDetail, RunList } from 'loopchart/serve';
 import { SqliteCheckpointStore } from 'loopchart/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compiledCli } from './support/compiledCli.js';
+import { dropSchema, PG_URL, postgresReachable, schemaName } from './support/postgresServer.js';
 import { askLoop, draftLoop } from './support/reviewLoops.js';
 
 // The SDK's own client spawns the real `loopchart mcp` (this checkout, compiled) over stdio.
 
+const reachable = await postgresReachable();
+const schema = schemaName('mcp');
 const dir = mkdtempSync(join(tmpdir(), 'loopchart-mcp-'));
 const db = join(dir, 'runs.db');
 let cli: ReturnType<typeof compiledCli>;
@@ -49,6 +53,7 @@ afterAll(async () => {
   await client?.close();
   cli?.remove();
   rmSync(dir, { recursive: true, force: true });
+  if (reachable) await dropSchema(schema);
 });
 
 describe('loopchart mcp over stdio', () => {
@@ -145,6 +150,29 @@ describe('loopchart mcp over stdio', () => {
       expect(shown.structuredContent?.status).toBe('paused');
     } finally {
       await readOnly.close();
+    }
+  });
+});
+
+describe.skipIf(!reachable)('loopchart mcp --db postgres://', () => {
+  it('serves the runs of a Postgres schema', async () => {
+    const store = new PostgresCheckpointStore({ connectionString: PG_URL, schema });
+    try {
+      await store.setup();
+      await runLoop(askLoop, 'q3', { store, runId: 'on-postgres' });
+    } finally {
+      await store.close();
+    }
+    const onPostgres = await connect(['--db', PG_URL, '--schema', schema]);
+    try {
+      const listed = (await onPostgres.callTool({ name: 'list_runs', arguments: {} })) as {
+        structuredContent?: RunList;
+      };
+      expect(listed.structuredContent?.runs.map((run) => [run.runId, run.status])).toEqual([
+        ['on-postgres', 'paused'],
+      ]);
+    } finally {
+      await onPostgres.close();
     }
   });
 });

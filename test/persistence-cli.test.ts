@@ -108,6 +108,6 @@ describe('loopchart runs', () => {
 
   it('defaults --db to .loopchart/runs.db', async () => {
     const { stdout } = await cli('runs', 'list', '--help');
-    expect(stdout).toMatch(/--db <file>[\s\S]*default:\s+"\.loopchart\/runs\.db"/);
+    expect(stdout).toMatch(/--db <file\|url>[\s\S]*default:\s+"\.loopchart\/runs\.db"/);
   });
 });

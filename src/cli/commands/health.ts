@@ -1,5 +1,5 @@
-import { existsSync, writeFileSync } from 'node:fs';
-import { type Command, Option } from 'commander';
+import { writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
 import {
   HEALTH_THRESHOLD_NAMES,
   type HealthThresholds,
@@ -7,14 +7,16 @@ import {
   loopHealth,
 } from '../../health/index.js';
 import { parseWindow } from '../../health/parseWindow.js';
-import type { CheckpointStore } from '../../persistence/CheckpointStore.js';
 import { renderHealthPage } from '../../viewer/health/renderHealthPage.js';
 import { cliOutput } from '../cliOutput.js';
-import { DEFAULT_RUNS_DB } from './runs.js';
+import {
+  openRunStore,
+  type RunStoreFlags,
+  runStoreName,
+  runStoreOptions,
+} from '../openRunStore.js';
 
-interface HealthFlags {
-  db: string;
-  schema?: string;
+interface HealthFlags extends RunStoreFlags {
   loop?: string;
   since?: string;
   until?: string;
@@ -33,14 +35,10 @@ export function register(program: Command): void {
     outputError: (text, write) =>
       (outputError ?? ((t: string) => write(t)))(`${text.replace(/\s*\n(?=.)/g, ' ')}`, write),
   });
-  health
-    .description(
-      'the health of stored runs per loop: outcomes, iterations, verdicts, stalls, red flags',
-    )
-    .addOption(
-      new Option('--db <file|url>', 'a SQLite file, or a postgres:// URL').default(DEFAULT_RUNS_DB),
-    )
-    .option('--schema <name>', 'the Postgres schema of the tables (default public)')
+  health.description(
+    'the health of stored runs per loop: outcomes, iterations, verdicts, stalls, red flags',
+  );
+  runStoreOptions(health)
     .option('--loop <id>', 'only this loop (machine id)')
     .option('--since <when>', 'only runs saved since: 24h, 7d, 30m, or an ISO date')
     .option('--until <when>', 'only runs saved before: 24h, 7d, 30m, or an ISO date')
@@ -62,7 +60,8 @@ export function register(program: Command): void {
       const window = parseWindow(flags, Date.now(), '--');
       if (typeof window === 'string') usage(window);
       const thresholds = parseThresholds(flags.threshold, usage);
-      const store = await openStore(flags, usage);
+      const store = await openRunStore(flags.db, { schema: flags.schema, write: false });
+      if (typeof store === 'string') return usage(store);
       let report: Awaited<ReturnType<typeof loopHealth>>;
       try {
         report = await loopHealth(store, {
@@ -74,13 +73,14 @@ export function register(program: Command): void {
         await store.close?.();
       }
       if (flags.html) {
-        writeFileSync(flags.html, renderHealthPage(report, { source: flags.db }));
+        writeFileSync(flags.html, renderHealthPage(report, { source: runStoreName(flags.db) }));
         if (!flags.json) out.out(out.c.dim(`health page written to ${flags.html}`));
       }
       if (flags.json) out.out(JSON.stringify(report, null, 2));
       else {
         const sections = healthLines(report);
-        if (sections.length === 0) out.out(`no loop runs in ${flags.db}${windowText(flags)}`);
+        if (sections.length === 0)
+          out.out(`no loop runs in ${runStoreName(flags.db)}${windowText(flags)}`);
         for (const section of sections) {
           out.out(out.c.bold(section.title));
           for (const line of section.lines) {
@@ -131,21 +131,4 @@ function parseThresholds(
     thresholds[name as keyof HealthThresholds] = number;
   }
   return thresholds;
-}
-
-async function openStore(
-  flags: HealthFlags,
-  usage: (message: string) => never,
-): Promise<CheckpointStore> {
-  if (/^postgres(ql)?:\/\//.test(flags.db)) {
-    const { PostgresCheckpointStore } = await import('../../postgres/index.js');
-    return new PostgresCheckpointStore({
-      connectionString: flags.db,
-      maxConnections: 2,
-      ...(flags.schema === undefined ? {} : { schema: flags.schema }),
-    });
-  }
-  if (!existsSync(flags.db)) usage(`no runs database at ${flags.db} (pass --db <file>)`);
-  const { SqliteCheckpointStore } = await import('../../sqlite/index.js');
-  return new SqliteCheckpointStore(flags.db, { readonly: true });
 }

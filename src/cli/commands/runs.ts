@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import type { PendingRequest } from '../../machines/loopContext.js';
 import { isCheckpointError } from '../../persistence/CheckpointError.js';
@@ -14,45 +13,44 @@ import type { TraceEntry } from '../../trace.js';
 import { type CliOutput, cliOutput } from '../cliOutput.js';
 import { integerFlag } from '../flags/integerFlag.js';
 import { formatMs, oneLine } from '../format.js';
+import {
+  openRunStore,
+  type RunStoreFlags,
+  runStoreName,
+  runStoreOptions,
+} from '../openRunStore.js';
 
-/** Where `loopchart runs` looks when `--db` is not given. */
-export const DEFAULT_RUNS_DB = '.loopchart/runs.db';
-
-/** `loopchart runs list` and `loopchart runs show <id>`: checkpointed runs in a SQLite store. */
+/** `loopchart runs list` and `loopchart runs show <id>`: checkpointed runs in a store. */
 export function register(program: Command): void {
   const runs = program
     .command('runs')
-    .description('list and inspect checkpointed runs in a SQLite store (loopchart/sqlite)');
-  const dbOption = () =>
-    new Option('--db <file>', 'the SQLite file the runs were saved to').default(DEFAULT_RUNS_DB);
-  runs
-    .command('list')
-    .description('list runs, most recently saved first')
-    .addOption(dbOption())
+    .description('list and inspect checkpointed runs in a SQLite file or on PostgreSQL');
+  runStoreOptions(runs.command('list').description('list runs, most recently saved first'))
     .addOption(new Option('--status <status>', 'only runs in this status').choices(RUN_STATUSES))
     .option('--limit <n>', 'at most n runs, 1–100000', integerFlag(1, 100_000))
     .option('--json', 'print JSON')
     .action(async (options: ListFlags, command: Command) => {
       const out = cliOutput(command);
-      const rows = await withStore(command, options.db, (store) =>
+      const rows = await withStore(command, options, (store) =>
         store.list({
           ...(options.status ? { status: options.status } : {}),
           ...(options.limit === undefined ? {} : { limit: options.limit }),
         }),
       );
       if (options.json) out.out(JSON.stringify(rows, null, 2));
-      else printList(out, rows, options.db);
+      else printList(out, rows, runStoreName(options.db));
     });
-  runs
-    .command('show')
-    .description('show a run: its status, what it waits for, its outcome and its trace')
-    .argument('<runId>', 'the run id')
-    .addOption(dbOption())
+  runStoreOptions(
+    runs
+      .command('show')
+      .description('show a run: its status, what it waits for, its outcome and its trace')
+      .argument('<runId>', 'the run id'),
+  )
     .option('--json', 'print the decoded checkpoint as JSON')
-    .action(async (runId: string, options: { db: string; json?: boolean }, command: Command) => {
+    .action(async (runId: string, options: ShowFlags, command: Command) => {
       const out = cliOutput(command);
-      const record = await withStore(command, options.db, (store) => store.load(runId));
-      if (!record) fail(command, `runs: no run '${safe(runId)}' in ${options.db}`);
+      const record = await withStore(command, options, (store) => store.load(runId));
+      if (!record) fail(command, `runs: no run '${safe(runId)}' in ${runStoreName(options.db)}`);
       const pipeline = pipelineRecordOf(record.data);
       if (pipeline) {
         if (options.json) out.out(JSON.stringify(pipeline, null, 2));
@@ -71,33 +69,35 @@ export function register(program: Command): void {
     });
 }
 
-interface ListFlags {
-  db: string;
+interface ListFlags extends RunStoreFlags {
   status?: (typeof RUN_STATUSES)[number];
   limit?: number;
   json?: boolean;
 }
 
+interface ShowFlags extends RunStoreFlags {
+  json?: boolean;
+}
+
 async function withStore<T>(
   command: Command,
-  file: string,
+  { db, schema }: RunStoreFlags,
   use: (store: CheckpointStore) => Promise<T>,
 ): Promise<T> {
-  if (!existsSync(file)) fail(command, `runs: no runs database at ${file} (pass --db <file>)`);
-  // Loaded here so other commands never load the native module.
-  const { SqliteCheckpointStore } = await import('../../sqlite/index.js');
-  let store: InstanceType<typeof SqliteCheckpointStore> | undefined;
+  let store: CheckpointStore | string | undefined;
   try {
-    store = new SqliteCheckpointStore(file, { readonly: true });
+    // opened here, so other commands never load the native module or the Postgres client
+    store = await openRunStore(db, { schema, write: false });
+    if (typeof store === 'string') return fail(command, `runs: ${store}`);
     return await use(store);
   } catch (error) {
     if (!isSqliteError(error)) throw error;
     return usage(
       command,
-      `runs: --db ${file} is not a loopchart runs database (${error.message}); pass --db <file> to a runs.db that loopchart wrote`,
+      `runs: --db ${db} is not a loopchart runs database (${error.message}); pass --db <file> to a runs.db that loopchart wrote`,
     );
   } finally {
-    store?.close();
+    if (typeof store === 'object') await store.close?.();
   }
 }
 

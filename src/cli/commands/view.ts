@@ -1,17 +1,23 @@
 import type { Command } from 'commander';
+import type { CheckpointStore } from '../../persistence/CheckpointStore.js';
 import { DEFAULT_VIEWER_PORT, startViewer } from '../../viewer/index.js';
 import { type CliOutput, cliOutput } from '../cliOutput.js';
 import { integerFlag } from '../flags/integerFlag.js';
+import {
+  openRunStore,
+  type RunStoreFlags,
+  runStoreName,
+  runStoreOptions,
+} from '../openRunStore.js';
 
-interface ViewFlags {
+interface ViewFlags extends Partial<RunStoreFlags> {
   port: number;
   host: string;
-  db?: string;
 }
 
 /** `loopchart view`: serves the run viewer until Ctrl-C (SIGINT) or SIGTERM. */
 export function register(program: Command): void {
-  program
+  const view = program
     .command('view')
     .description('serve the live run viewer (a page + a WebSocket loops report to) on 127.0.0.1')
     .option(
@@ -24,35 +30,43 @@ export function register(program: Command): void {
       '--host <host>',
       'interface to bind; keep the loopback default unless you mean it',
       '127.0.0.1',
-    )
-    .option('--db <file>', 'a SQLite runs database: its loop health is served on /health')
-    .action(async (flags: ViewFlags, command: Command) => {
-      const { port } = flags;
-      const stop = new AbortController();
-      const onSignal = () => stop.abort();
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
-      try {
-        await serveViewer(
-          { port, host: flags.host, ...(flags.db ? { db: flags.db } : {}) },
-          cliOutput(command),
-          stop.signal,
-        );
-      } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        if (code !== 'EADDRINUSE' && code !== 'EADDRNOTAVAIL' && code !== 'EACCES') throw error;
-        command.error(
-          `view: cannot listen on ${flags.host}:${port} (${String(code)}); try --port 0`,
-          {
-            exitCode: 1,
-            code: 'loopchart.view.listen',
-          },
-        );
-      } finally {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
-      }
-    });
+    );
+  runStoreOptions(view, {
+    optional: true,
+    description:
+      'the runs whose loop health is served on /health: a SQLite file, or a postgres:// URL',
+  }).action(async (flags: ViewFlags, command: Command) => {
+    const { port } = flags;
+    const health = flags.db
+      ? await openRunStore(flags.db, { schema: flags.schema, write: false })
+      : undefined;
+    if (typeof health === 'string') {
+      command.error(`view: ${health}`, { exitCode: 2, code: 'loopchart.view.usage' });
+      return;
+    }
+    const stop = new AbortController();
+    const onSignal = () => stop.abort();
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    try {
+      const store = health && flags.db ? { store: health, source: runStoreName(flags.db) } : {};
+      await serveViewer({ port, host: flags.host, ...store }, cliOutput(command), stop.signal);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code !== 'EADDRINUSE' && code !== 'EADDRNOTAVAIL' && code !== 'EACCES') throw error;
+      command.error(
+        `view: cannot listen on ${flags.host}:${port} (${String(code)}); try --port 0`,
+        {
+          exitCode: 1,
+          code: 'loopchart.view.listen',
+        },
+      );
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      await health?.close?.();
+    }
+  });
 }
 
 /**
@@ -60,18 +74,22 @@ export function register(program: Command): void {
  * @example await serveViewer({ port: 0, host: '127.0.0.1' }, out, controller.signal);
  */
 export async function serveViewer(
-  { port, host, db }: { port: number; host: string; db?: string },
+  {
+    port,
+    host,
+    store,
+    source,
+  }: { port: number; host: string; store?: CheckpointStore; source?: string },
   out: CliOutput,
   signal: AbortSignal,
 ): Promise<void> {
-  const health = db ? await openHealthStore(db) : undefined;
   const viewer = await startViewer({
     port,
     host,
-    ...(health && db ? { healthStore: health, healthSource: db } : {}),
+    ...(store ? { healthStore: store, healthSource: source ?? 'the store' } : {}),
   });
   out.out(`loopchart viewer: ${out.c.bold(viewer.url)}`);
-  if (health) out.out(`loop health of ${db}: ${viewer.url}health`);
+  if (store) out.out(`loop health of ${source ?? 'the store'}: ${viewer.url}health`);
   out.out(`loops report to ${viewer.inspectUrl}, e.g.`);
   out.out(`  const viewer = connectToViewer('${viewer.inspectUrl}'); // from 'loopchart/viewer'`);
   out.out('  await runLoop(config, input, { inspect: viewer.inspect }); await viewer.close();');
@@ -85,12 +103,5 @@ export async function serveViewer(
     );
   }
   await viewer.close();
-  health?.close();
   out.out('viewer stopped');
-}
-
-async function openHealthStore(file: string) {
-  // Loaded only with --db, so the viewer alone never loads the native module.
-  const { SqliteCheckpointStore } = await import('../../sqlite/index.js');
-  return new SqliteCheckpointStore(file, { readonly: true });
 }
