@@ -23,7 +23,10 @@ import { type CheckpointOptions, checkRunOptions, prepareLoop } from './persiste
 
 /** Options of one run. */
 export interface RunOptions<C = unknown> extends ObserveOptions<C> {
-  /** Aborting it ends the run as `aborted` and aborts the in-flight step's `signal`. */
+  /**
+   * Aborting it ends the run as `aborted` and aborts the in-flight step's `signal`. One aborted
+   * before the run starts ends it at once: no step runs and, with a store, nothing is saved.
+   */
   signal?: AbortSignal;
   /** An XState inspection observer, e.g. `createBrowserInspector().inspect` from `@statelyai/inspect`. */
   inspect?: ActorOptions<AnyActorLogic>['inspect'];
@@ -66,11 +69,8 @@ export async function runLoop<I, C>(
     const id = config.id ?? 'loop';
     checkObservable(options, settings);
     const watch = await watchRun(options, id);
-    if (signal?.aborted) {
-      const early = abortedBeforeStart(settings, input, abortReason(signal)) as LoopOutcome<C>;
-      watch?.settle(early);
-      return early;
-    }
+    if (signal?.aborted)
+      return settledEarly(watch, abortedBeforeStart(settings, input, abortReason(signal)));
     const actor = createActor(sharedLoopMachine<I, C>(id, settings), actorOptions);
     bindSteps(actor as unknown as Actor<AnyStateMachine>, runStepsOf(config));
     return watched(watch, actor, () => runToEnd<C>(actor, signal));
@@ -79,6 +79,10 @@ export async function runLoop<I, C>(
   const prepared = prepareLoop(config);
   checkObservable(options, prepared.settings);
   const watch = await watchRun(options, prepared.expected.machineId);
+  // the actor would start its first step before it saw the abort, and save it as in flight
+  if (signal?.aborted) {
+    return settledEarly(watch, abortedBeforeStart(prepared.settings, input, abortReason(signal)));
+  }
   const actor = prepared.actor(actorOptions);
   return watched(watch, actor, () =>
     prepared.drive<C>({ actor, store, runId, seq: 0, signal, claim }),
@@ -102,14 +106,17 @@ export async function runLoopMachine<I, C>(
   const early = signal?.aborted
     ? machineAbortedBeforeStart(machine, input, abortReason(signal))
     : undefined;
-  if (early) {
-    watch?.settle(early);
-    return early as LoopOutcome<C>;
-  }
+  if (early) return settledEarly(watch, early);
   const actor = createActor(machine, { input: { input }, ...(inspect ? { inspect } : {}) });
   return watched(watch, actor as unknown as Actor<AnyStateMachine>, () =>
     runToEnd<C>(actor as unknown as Actor<AnyStateMachine>, signal),
   );
+}
+
+/** The outcome of a run that ended before it started, reported to its observers. */
+function settledEarly<C>(watch: RunWatch | undefined, outcome: LoopOutcome): LoopOutcome<C> {
+  watch?.settle(outcome);
+  return outcome as LoopOutcome<C>;
 }
 
 function watched<T>(

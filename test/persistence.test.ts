@@ -181,6 +181,33 @@ describe('runLoop with a store', () => {
     expect(await outcome).toMatchObject({ status: 'aborted' });
     expect(await store.load('stopped')).toMatchObject({ status: 'done', state: 'aborted' });
   });
+
+  it('a signal aborted before the run ends it at once: no step, no record, the same outcome as without a store', async () => {
+    const store = new MemoryCheckpointStore();
+    const saves: number[] = [];
+    const counting: CheckpointStore = {
+      save: async (record) => {
+        saves.push(record.seq);
+        await store.save(record);
+      },
+      load: (id) => store.load(id),
+      list: (o) => store.list(o),
+      delete: (id) => store.delete(id),
+    };
+    const attempt = counted(() => 'draft');
+    const config = { attempt, validate: () => valid };
+    const signal = AbortSignal.abort('closing');
+    const stored = await runLoop(config, 'q', { store: counting, runId: 'early', signal });
+    expect(attempt.calls).toBe(0);
+    expect(saves).toEqual([]);
+    expect(await store.load('early')).toBeUndefined();
+    const without = await runLoop(config, 'q', { signal });
+    const timeless = (outcome: object) =>
+      JSON.parse(JSON.stringify(outcome, (k, v) => (k === 'startedAt' ? 0 : v)));
+    expect(timeless(stored)).toEqual(timeless(without));
+    expect(stored).toMatchObject({ status: 'aborted', attempts: 0, iterations: 0 });
+    expect(attempt.calls).toBe(0);
+  });
 });
 
 describe('resumeLoop', () => {
