@@ -1,10 +1,14 @@
 import type { RouteFacts } from '../guards/routeFacts.js';
 import type { LoopContext } from './loopContext.js';
 
+// A state's branches are checked against one context in a row: its facts are built once. Keyed
+// weakly, so a finished run's context (its input, candidates, errors) is not kept for the next one.
+const factsOf = new WeakMap<LoopContext, RouteFacts>();
+
 /** The facts the routing guards read, from a loop's context. */
 export function routeFactsOf(context: LoopContext): RouteFacts {
-  // a state's branches are checked against one context in a row: build its facts once
-  if (context === last.context) return last.facts;
+  const known = factsOf.get(context);
+  if (known) return known;
   const { settings, failure } = context;
   const facts: RouteFacts = {
     verdict: context.verdict,
@@ -21,11 +25,6 @@ export function routeFactsOf(context: LoopContext): RouteFacts {
     maxRetryDelayMs: settings.maxRetryDelayMs,
     transientRetried: context.ledger.transientRetried,
   };
-  last = { context, facts };
+  factsOf.set(context, facts);
   return facts;
 }
-
-let last: { context: LoopContext | undefined; facts: RouteFacts } = {
-  context: undefined,
-  facts: {} as RouteFacts,
-};
