@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import {
   type CheckpointRecord,
   type CheckpointStore,
+  isLoopConfigError,
   type LoopConfig,
   MemoryCheckpointStore,
   runLoop,
@@ -17,6 +18,7 @@ import {
 import { SqliteCheckpointStore } from 'loopchart/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pipelineRecordOf } from '../src/pipeline/pipelineRecord.js';
+import { answerRun } from '../src/serve/answerRun.js';
 import { counted, deferred, valid } from './support/scriptedSteps.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loopchart-pipeline-'));
@@ -224,5 +226,80 @@ describe('pipelineRecordOf, the one reader of "is this row a pipeline"', () => {
     expect(pipelineRecordOf(pipe.data.slice(0, 40))).toBeUndefined();
     expect(pipelineRecordOf('null')).toBeUndefined();
     expect(pipelineRecordOf('"loopchart.pipeline"')).toBeUndefined();
+  });
+});
+
+describe('ifSeq pins an answer to the pause it was meant for', () => {
+  const continueEvent = { type: 'pipeline.continue' } as const;
+
+  it('resumePipeline refuses a stale ifSeq with conflict, running nothing and changing no row', async () => {
+    const store = new MemoryCheckpointStore();
+    await runPipeline(processPlan().plan, 'q', { store, runId: 'r' });
+    const before = (await store.load('r')) as CheckpointRecord;
+    const later = processPlan();
+    const stale = resumePipeline(later.plan, {
+      store,
+      runId: 'r',
+      event: continueEvent,
+      ifSeq: before.seq - 1,
+    });
+    await expect(stale).rejects.toMatchObject({
+      name: 'CheckpointError',
+      code: 'conflict',
+      message: `loopchart: run 'r' is at checkpoint #${before.seq}, not #${before.seq - 1} (ifSeq): it moved on since that pause, so the answer was not applied`,
+    });
+    expect(later.calls()).toEqual([0, 0, 0, 0]);
+    expect(await store.load('r')).toEqual(before);
+    const done = await resumePipeline(later.plan, {
+      store,
+      runId: 'r',
+      event: continueEvent,
+      ifSeq: before.seq,
+    });
+    expectStatus(done, 'completed');
+    expect(later.calls()).toEqual([0, 0, 0, 1]);
+  });
+
+  it('refuses an ifSeq that is not a checkpoint number, or that comes with a record and no store', async () => {
+    const store = new MemoryCheckpointStore();
+    const { plan } = processPlan();
+    const paused = await runPipeline(plan, 'q', { store, runId: 'r' });
+    const bad = resumePipeline(plan, { store, runId: 'r', event: continueEvent, ifSeq: 0 });
+    await expect(bad).rejects.toThrow('- ifSeq: must be a checkpoint number (an integer ≥ 1)');
+    if (paused.status !== 'paused') throw new Error('the plan pauses at b');
+    const record = resumePipeline(plan, { record: paused.record, event: continueEvent, ifSeq: 1 });
+    await expect(record).rejects.toSatisfy(isLoopConfigError);
+    await expect(record).rejects.toThrow('- ifSeq: needs a store and a runId');
+  });
+
+  it("the run API's answer is pinned through resumePipeline: a row that moves on after its check is not answered", async () => {
+    const memory = new MemoryCheckpointStore();
+    const { plan, calls } = processPlan();
+    await runPipeline(plan, 'q', { store: memory, runId: 'r' });
+    const paused = (await memory.load('r')) as CheckpointRecord;
+    let loads = 0;
+    // another writer saves the run again right after the API read it for its own check
+    const racing: CheckpointStore = {
+      save: (row) => memory.save(row),
+      load: async (id) => {
+        const row = await memory.load(id);
+        if (++loads === 1 && row) await memory.save({ ...row, seq: row.seq + 1 });
+        return row;
+      },
+      list: (o) => memory.list(o),
+      delete: (id) => memory.delete(id),
+    };
+    const drives = new Set<Promise<unknown>>();
+    const reply = await answerRun(
+      racing,
+      { loops: {}, pipelines: { report: plan } },
+      'r',
+      { event: continueEvent, ifSeq: paused.seq, wait: true },
+      drives,
+      () => {},
+    );
+    expect(reply).toMatchObject({ ok: false, status: 409, body: { error: { code: 'conflict' } } });
+    expect(calls()).toEqual([1, 1, 1, 0]);
+    expect(await memory.load('r')).toEqual({ ...paused, seq: paused.seq + 1 });
   });
 });

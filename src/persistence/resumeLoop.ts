@@ -11,6 +11,7 @@ import type { LoopEvent } from '../machines/loopEvents.js';
 import { type LoopView, loopView } from '../machines/loopView.js';
 import type { LoopOutcome } from '../outcome.js';
 import { CheckpointError } from './CheckpointError.js';
+import { checkIfSeq } from './checkIfSeq.js';
 import { type Checkpoint, decodeCheckpoint, type PersistedSnapshot } from './checkpointFormat.js';
 import { pausedRun, type RunResult } from './PausedRun.js';
 import {
@@ -66,14 +67,7 @@ export async function resumeLoop<I, C>(
     throw new CheckpointError('not_found', runId, `loopchart: no checkpoint for run '${runId}'`);
   }
   const checkpoint = decodeCheckpoint(record, expected);
-  const { ifSeq } = options;
-  if (ifSeq !== undefined && ifSeq !== record.seq) {
-    throw new CheckpointError(
-      'conflict',
-      runId,
-      `loopchart: run '${runId}' is at checkpoint #${record.seq}, not #${ifSeq} (ifSeq): it moved on since that pause, so the answer was not applied`,
-    );
-  }
+  checkIfSeq(runId, record.seq, options.ifSeq);
   if (checkpoint.status === 'done') {
     if (options.event !== undefined) {
       throw notWaiting(checkpoint, options.event, `has finished as ${checkpoint.state}`);

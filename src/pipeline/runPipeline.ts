@@ -1,6 +1,8 @@
 import type { ActorOptions, AnyActorLogic } from 'xstate';
+import { LoopConfigError } from '../LoopConfigError.js';
 import { CheckpointError } from '../persistence/CheckpointError.js';
 import type { CheckpointStore } from '../persistence/CheckpointStore.js';
+import { checkIfSeq } from '../persistence/checkIfSeq.js';
 import { checkRunOptions } from '../persistence/prepareLoop.js';
 import { checkClaim } from '../persistence/runClaim.js';
 import { checkPipelineAnswer } from './checkPipelineAnswer.js';
@@ -57,13 +59,19 @@ export interface ResumePipelineOptions<Id extends string = string> extends Pipel
   record?: PipelineRecord;
   /** The answer to the pause; without one a paused pipeline stays paused. */
   event?: PipelineEvent<NoInfer<Id>>;
+  /**
+   * With `store`: apply `event` only if the run is still at this checkpoint (its row's `seq`);
+   * otherwise reject with `CheckpointError` `conflict` and run nothing, as `resumeLoop` does.
+   */
+  ifSeq?: number;
 }
 
 /**
  * Continues a pipeline from its record (in `store` under `runId`, or given as `record`) without
  * running finished stages again, applying `event`, the person's answer to the pause. Rejects with
  * `CheckpointError`: `not_found`, `corrupt`, `unknown_version`, `other_machine` (a record of
- * another plan), `not_waiting` (the event does not fit the pause), `save_failed`, `conflict`.
+ * another plan), `not_waiting` (the event does not fit the pause), `save_failed`, `conflict`
+ * (also when `ifSeq` no longer matches).
  * @example const next = await resumePipeline(plan, { store, runId: 'q3', event: { type: 'pipeline.retry', stage: 'join' } });
  */
 export async function resumePipeline<PI, R extends Record<string, unknown>>(
@@ -74,6 +82,11 @@ export async function resumePipeline<PI, R extends Record<string, unknown>>(
   let record: PipelineRecord;
   let persisted: Drive['store'];
   if (options.record && !options.store) {
+    if (options.ifSeq !== undefined) {
+      throw new LoopConfigError(
+        'loopchart: invalid run options\n  - ifSeq: needs a store and a runId (a record passed in has no checkpoint number)',
+      );
+    }
     record = readRecord(resolved, options.record);
   } else {
     const { store, runId, claim } = checkRunOptions(options, true);
@@ -82,6 +95,7 @@ export async function resumePipeline<PI, R extends Record<string, unknown>>(
       throw new CheckpointError('not_found', runId, `loopchart: no record for run '${runId}'`);
     }
     record = readStoreRecord(resolved, stored);
+    checkIfSeq(runId, stored.seq, options.ifSeq);
     persisted = { store, runId, seq: stored.seq, saved: stored.data, claim };
   }
   const runId = persisted?.runId;

@@ -67,7 +67,7 @@ export async function answerRun(
     saved = resolve;
   });
   // A restored run first saves its pause again: the answer took once a save shows it moved on.
-  const view = observedStore(store, request.ifSeq, (next) => {
+  const view = observedStore(store, (next) => {
     if (first || (next.status === record.status && next.state === record.state)) return;
     first = next;
     saved();
