@@ -1,12 +1,17 @@
 import { runLoop } from 'loopchart';
 import type { HealthReport } from 'loopchart/health';
-import { PostgresCheckpointStore } from 'loopchart/postgres';
 import type { RunList } from 'loopchart/serve';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { captureIo } from '../src/cli/captureIo.js';
 import { runStoreName } from '../src/cli/openRunStore.js';
 import { runCli } from '../src/cli/runCli.js';
-import { dropSchema, PG_URL, postgresReachable, schemaName } from './support/postgresServer.js';
+import {
+  dropSchema,
+  PG_URL,
+  postgresReachable,
+  schemaName,
+  seedSchema,
+} from './support/postgresServer.js';
 import { draftLoop } from './support/reviewLoops.js';
 
 // Every command that reads stored runs opens --db through openRunStore, so each takes a
@@ -18,14 +23,8 @@ const schema = schemaName('cli');
 const db = ['--db', PG_URL, '--schema', schema];
 
 beforeAll(async () => {
-  if (!reachable) return;
-  const store = new PostgresCheckpointStore({ connectionString: PG_URL, schema });
-  try {
-    await store.setup();
-    await runLoop(draftLoop, 'memo', { store, runId: 'review' });
-  } finally {
-    await store.close();
-  }
+  if (reachable)
+    await seedSchema(schema, (store) => runLoop(draftLoop, 'memo', { store, runId: 'review' }));
 });
 afterAll(async () => {
   if (reachable) await dropSchema(schema);

@@ -4,12 +4,17 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { runLoop } from 'loopchart';
-import { PostgresCheckpointStore } from 'loopchart/postgres';
 import type { AnswerResponse, LoopRunDetail, RunList } from 'loopchart/serve';
 import { SqliteCheckpointStore } from 'loopchart/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compiledCli } from './support/compiledCli.js';
-import { dropSchema, PG_URL, postgresReachable, schemaName } from './support/postgresServer.js';
+import {
+  dropSchema,
+  PG_URL,
+  postgresReachable,
+  schemaName,
+  seedSchema,
+} from './support/postgresServer.js';
 import { askLoop, draftLoop } from './support/reviewLoops.js';
 
 // The SDK's own client spawns the real `loopchart mcp` (this checkout, compiled) over stdio.
@@ -156,13 +161,7 @@ describe('loopchart mcp over stdio', () => {
 
 describe.skipIf(!reachable)('loopchart mcp --db postgres://', () => {
   it('serves the runs of a Postgres schema', async () => {
-    const store = new PostgresCheckpointStore({ connectionString: PG_URL, schema });
-    try {
-      await store.setup();
-      await runLoop(askLoop, 'q3', { store, runId: 'on-postgres' });
-    } finally {
-      await store.close();
-    }
+    await seedSchema(schema, (store) => runLoop(askLoop, 'q3', { store, runId: 'on-postgres' }));
     const onPostgres = await connect(['--db', PG_URL, '--schema', schema]);
     try {
       const listed = (await onPostgres.callTool({ name: 'list_runs', arguments: {} })) as {

@@ -4,6 +4,7 @@
  * (`CI` set) they fail with that line, so they never skip silently there.
  */
 import { randomBytes } from 'node:crypto';
+import { PostgresCheckpointStore } from 'loopchart/postgres';
 import pg from 'pg';
 
 export const PG_URL = process.env.LOOPCHART_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -30,6 +31,20 @@ export async function postgresReachable(): Promise<boolean> {
 /** A schema name of its own for one test file, so runs in parallel never meet. */
 export function schemaName(label: string): string {
   return `loopchart_${label}_${process.pid}_${randomBytes(3).toString('hex')}`;
+}
+
+/** Creates loopchart's tables in `schema` and lets `seed` save runs to them; closes the store after. */
+export async function seedSchema(
+  schema: string,
+  seed: (store: PostgresCheckpointStore) => Promise<unknown>,
+): Promise<void> {
+  const store = new PostgresCheckpointStore({ connectionString: PG_URL, schema });
+  try {
+    await store.setup();
+    await seed(store);
+  } finally {
+    await store.close();
+  }
 }
 
 /** Drops a test schema and everything in it. */
