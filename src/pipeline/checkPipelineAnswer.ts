@@ -1,7 +1,7 @@
 import { checkAnswer } from '../answers/checkAnswer.js';
 import { describeValue } from '../describeValue.js';
-import { CheckpointError } from '../persistence/CheckpointError.js';
 import type { PendingRequest } from '../machines/loopContext.js';
+import { CheckpointError } from '../persistence/CheckpointError.js';
 import type { PipelineEvent } from './pipelineEvents.js';
 import type { ResolvedPlan } from './resolvePlan.js';
 import { STAGE_ANSWER_TYPES } from './stagePause.js';
