@@ -8,7 +8,7 @@ import {
   type StepName,
   uncertainSideEffect,
 } from '../failures.js';
-import { type RunSteps, runOneStep, type StepInput } from '../machines/stepActors.js';
+import { isIdempotent, type RunSteps, runOneStep, type StepInput } from '../machines/stepActors.js';
 import {
   clarificationRequest,
   emptyResult,
@@ -42,7 +42,7 @@ export const startedMarker = (step: StepName) => `${step}.started`;
  * in every execution, so a replay journals the same ones.
  */
 export function journalledStepActor(step: StepName, steps: RunSteps, settings: LoopSettings) {
-  const idempotent = settings.idempotent[step];
+  const idempotent = isIdempotent(step, steps, settings);
   return fromPromise<unknown, StepInput>(async ({ input, signal }) => {
     const engine = EngineLink.current();
     let before = engine.last;

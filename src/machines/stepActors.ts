@@ -90,7 +90,7 @@ export async function runOneStep(
     const steps = stepsOf();
     classify = steps.classify;
     const run = steps[step];
-    if (input.resumed && !settings.idempotent[step]) {
+    if (input.resumed && !isIdempotent(step, steps, settings)) {
       throw uncertainSideEffect(
         `${step} was in flight when the run was checkpointed; it is not idempotent, so it was not run again`,
       );
@@ -185,6 +185,14 @@ export function stepActors(settings: LoopSettings, stepsOf: StepsOf) {
     fallback: stepActor('fallback', stepsOf, settings),
     retryDelay: retryDelayActor,
   };
+}
+
+/**
+ * Whether running `step` again is harmless: the config says so, or it is loopchart's own stand-in
+ * for a refine or fallback the config leaves out (they act on nothing).
+ */
+export function isIdempotent(step: StepName, steps: RunSteps, settings: LoopSettings): boolean {
+  return settings.idempotent[step] || steps[step] === keepInput || steps[step] === noFallback;
 }
 
 const keepInput: StepRunner = (ctx) => ctx.input;
