@@ -53,6 +53,28 @@ function expectStatus(run: PipelineRunResult, status: PipelineRunResult['status'
   expect(run.status, run.status === 'paused' ? run.pause.message : run.message).toBe(status);
 }
 
+describe('a pipeline aborted before it begins', () => {
+  it('runs no stage and saves nothing, with a store or without one', async () => {
+    for (const withStore of [false, true]) {
+      const { plan, calls } = processPlan();
+      const store = new MemoryCheckpointStore();
+      const signal = AbortSignal.abort('the caller gave up');
+      const run = await runPipeline(plan, 'q', {
+        signal,
+        ...(withStore ? { store, runId: 'early' } : {}),
+      });
+      expectStatus(run, 'aborted');
+      if (run.status !== 'aborted') return;
+      expect(run.abortReason).toBe('the caller gave up');
+      expect(Object.values(run.stages).map((stage) => stage.status)).toEqual(
+        Array(4).fill('not_started'),
+      );
+      expect(calls()).toEqual([0, 0, 0, 0]);
+      expect(await store.load('early')).toBeUndefined();
+    }
+  });
+});
+
 describe('a pipeline that pauses survives a restart', () => {
   it('a checkpoint pause stored in SQLite resumes in a new process without re-running finished stages', async () => {
     const file = join(dir, 'restart.db');

@@ -4,7 +4,13 @@ import type { CheckpointStore } from '../persistence/CheckpointStore.js';
 import { keepClaim } from '../persistence/runClaim.js';
 import { gatedConfig, StepGate } from '../persistence/stepGate.js';
 import { pipelineMachineOf } from './createPipelineMachine.js';
-import type { PipelineMachineInput, PipelinePause, StageReport } from './pipelineContext.js';
+import {
+  initialPipelineContext,
+  type PipelineMachineInput,
+  type PipelinePause,
+  type StageReport,
+} from './pipelineContext.js';
+import { recordAbort } from './pipelineDecisions.js';
 import type { PipelineEmitted, PipelineEvent } from './pipelineEvents.js';
 import { buildPipelineOutcome, type PipelineOutcome } from './pipelineOutcome.js';
 import type { StageId, StageResults } from './pipelinePlan.js';
@@ -72,6 +78,13 @@ export function drivePipeline(drive: Drive): Promise<PipelineRunResult> {
   if (onEvent)
     actor.on('*', (event) => !(replaying && event.type === 'pipeline.paused') && onEvent(event));
   const runId = store?.runId ?? '';
+  if (signal?.aborted) {
+    // as runLoop: a pipeline aborted before it began runs no stage and saves nothing
+    const context = initialPipelineContext(plan, drive.input);
+    return Promise.resolve(
+      buildPipelineOutcome('aborted', { ...context, ...recordAbort(context, reasonOf(signal)) }),
+    );
+  }
 
   return new Promise<PipelineRunResult>((resolve, reject) => {
     let seq = store?.seq ?? 0;
