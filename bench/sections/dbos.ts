@@ -12,6 +12,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
 import type { LoopConfig } from 'loopchart';
@@ -83,8 +84,11 @@ async function childMain() {
   process.stdout.write('ready\n');
   const [line] = await once(process.stdin, 'data');
   const queue = String(line).trim().split(' ')[1] as string;
+  const cpuAtGo = process.cpuUsage();
   await DBOS.registerQueue(queue, { workerConcurrency: CONCURRENCY, minPollingIntervalMs: 20 });
   process.once('SIGTERM', async () => {
+    const used = process.cpuUsage(cpuAtGo);
+    process.stdout.write(`cpu ${(used.user + used.system) / 1000}\n`);
     await DBOS.shutdown();
     process.exit(0);
   });
@@ -101,7 +105,38 @@ interface Measured {
   wallSeconds: number;
   /** From the first run's dequeue to the last run's completion, as DBOS recorded them. */
   servingSeconds: number;
+  /** CPU time of the serving processes and of the Postgres server, in ms (null off Linux). */
+  processCpuMs: number;
+  postgresCpuMs: number | null;
 }
+
+/** CPU time (ms) of every `postgres` process on this machine, from /proc; null where unreadable. */
+function postgresCpuMs(): number | null {
+  try {
+    let ticks = 0;
+    for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue; // it ended meanwhile
+      }
+      // pid (comm) state … utime stime: fields 14 and 15, counted after the closing parenthesis
+      const close = stat.lastIndexOf(')');
+      if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
+      const fields = stat.slice(close + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return (ticks * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/** Linux's USER_HZ, the unit of /proc's CPU times, on every architecture Node runs on. */
+const CLOCK_TICKS = 100;
+
+const keyOf = (c: Case) => `${c.workflow}/${c.processes}/${c.waitMs}`;
 
 async function measure(
   db: pg.Client,
@@ -133,6 +168,14 @@ async function measure(
     for (const [r, workflowID] of ids.entries()) {
       await client.enqueue({ queueName, workflowName: c.workflow, workflowID }, taskFor(r));
     }
+    const cpuLines = children.map((child) => {
+      let text = '';
+      child.stdout?.on('data', (chunk) => {
+        text += chunk;
+      });
+      return () => Number(/cpu ([\d.]+)/.exec(text)?.[1] ?? Number.NaN);
+    });
+    const postgresBefore = postgresCpuMs();
     const started = performance.now();
     for (const child of children) child.stdin?.write(`go ${queueName}\n`);
     // one query polls the whole batch: a poller per run would load the server it measures
@@ -146,17 +189,30 @@ async function measure(
           : (result as Draft).revision;
       if (revision !== REFINES_TO_VALID) throw new Error(`a ${c.workflow} run ended wrongly`);
     }
+    const postgresAfter = postgresCpuMs();
     const span = await servedSpan(db, queueName);
-    return { wallSeconds, servingSeconds: (span.lastEnd - span.firstStart) / 1000 };
+    await stopAll(children);
+    return {
+      wallSeconds,
+      servingSeconds: (span.lastEnd - span.firstStart) / 1000,
+      processCpuMs: cpuLines.reduce((sum, read) => sum + read(), 0),
+      postgresCpuMs:
+        postgresBefore === null || postgresAfter === null ? null : postgresAfter - postgresBefore,
+    };
   } finally {
-    await Promise.all(
-      children.map(async (child) => {
-        const exited = once(child, 'exit');
-        child.kill('SIGTERM');
-        await exited;
-      }),
-    );
+    await stopAll(children);
   }
+}
+
+async function stopAll(children: ChildProcess[]) {
+  await Promise.all(
+    children.map(async (child) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    }),
+  );
 }
 
 /** How many of a queue's runs succeeded, and when the first was dequeued and the last ended. */
@@ -202,9 +258,13 @@ export const section: BenchSection = {
       { workflow: 'memo', processes: 2, waitMs: 50 },
       { workflow: 'memo', processes: 4, waitMs: 50 },
       { workflow: 'bare', processes: 1, waitMs: 50 },
+      { workflow: 'bare', processes: 2, waitMs: 50 },
       { workflow: 'memo', processes: 1, waitMs: 0 },
       { workflow: 'bare', processes: 1, waitMs: 0 },
     ];
+    // LOOPCHART_BENCH_DBOS_CASES=memo/1/50,memo/2/50 runs only those (workflow/processes/wait ms)
+    const only = process.env.LOOPCHART_BENCH_DBOS_CASES?.split(',');
+    if (only) cases.splice(0, cases.length, ...cases.filter((c) => only.includes(keyOf(c))));
     return withDatabase(async (systemDb) => {
       const client = await DBOSClient.create({ systemDatabaseUrl: systemDb });
       const db = new pg.Client({ connectionString: systemDb });
@@ -213,9 +273,10 @@ export const section: BenchSection = {
         const rows = [];
         const perSecond = new Map<string, number>();
         for (const [n, c] of cases.entries()) {
-          const { wallSeconds, servingSeconds } = await measure(db, client, systemDb, runs, c, n);
+          const measured = await measure(db, client, systemDb, runs, c, n);
+          const { wallSeconds, servingSeconds } = measured;
           const rate = runs / servingSeconds;
-          perSecond.set(`${c.workflow}/${c.processes}/${c.waitMs}`, rate);
+          perSecond.set(keyOf(c), rate);
           ctx.log(
             `${c.workflow}, ${c.processes} process(es), ${c.waitMs} ms attempts: ${rate.toFixed(1)} runs/s served, ${(runs / wallSeconds).toFixed(1)} by the wall clock`,
           );
@@ -228,6 +289,17 @@ export const section: BenchSection = {
             'runs/s': Number(rate.toFixed(1)),
             's wall': Number(wallSeconds.toFixed(2)),
             'runs/s wall': Number((runs / wallSeconds).toFixed(1)),
+            'CPU ms/run, processes': Number((measured.processCpuMs / runs).toFixed(1)),
+            'CPU ms/run, Postgres':
+              measured.postgresCpuMs === null
+                ? ''
+                : Number((measured.postgresCpuMs / runs).toFixed(1)),
+            'cores busy': Number(
+              (
+                (measured.processCpuMs + (measured.postgresCpuMs ?? 0)) /
+                (wallSeconds * 1000)
+              ).toFixed(2),
+            ),
             'retired scheduler runs/s':
               c.workflow === 'memo' && c.waitMs === 50 ? RETIRED[c.processes] : '',
           });
@@ -241,6 +313,10 @@ export const section: BenchSection = {
             rate('memo/1/50'),
           ),
           '4 processes ÷ 1 (50 ms attempts)': ratio(rate('memo/4/50'), rate('memo/1/50')),
+          'bare DBOS workflow, 2 processes ÷ 1 (50 ms attempts)': ratio(
+            rate('bare/2/50'),
+            rate('bare/1/50'),
+          ),
           'loopchart time per run ÷ bare DBOS (50 ms attempts; target ≤ 1.5)': ratio(
             rate('bare/1/50'),
             rate('memo/1/50'),
