@@ -5,6 +5,7 @@
  * found later, one `describe` each.
  */
 
+import { getEventListeners } from 'node:events';
 import {
   type CheckpointStore,
   isCheckpointError,
@@ -20,7 +21,7 @@ import {
   resumePipeline,
   runPipeline,
 } from 'loopchart/pipeline';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 
 const valid = () => ({ valid: true as const });
@@ -220,5 +221,32 @@ describe('a step waiting for its checkpoint to be saved has not begun (store × 
     });
     expect(running).toMatchObject({ status: 'aborted', attempts: 1 });
     expect(calls).toBe(1);
+  });
+});
+
+describe('a pipeline that ends as its answer is applied (resume × signal)', () => {
+  it("leaves no listener on the caller's signal, so a later abort is not sent to a stopped pipeline", async () => {
+    const plan: PipelinePlan = {
+      stages: [{ id: 'a', loop: { attempt: () => 'd', validate: valid }, checkpoint: true }],
+    };
+    const store = new MemoryCheckpointStore();
+    await runPipeline(plan, null, { store, runId: 'p' });
+    const controller = new AbortController();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const done = await resumePipeline(plan, {
+        store,
+        runId: 'p',
+        event: { type: 'pipeline.continue' },
+        signal: controller.signal,
+      });
+      expect(done.status).toBe('completed');
+      // before: the listener was added after the pipeline had stopped, and stayed
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+      controller.abort('too late');
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
