@@ -1,0 +1,141 @@
+import { LOOP_STATUSES, OK_STATUSES } from 'loopchart';
+import { type Combination, deadlineOf } from './combination.js';
+import type { CombinationRun } from './runCombination.js';
+
+/**
+ * The slack on the time budget, beyond the time spent inside the store (measured: a loaded
+ * Postgres stalls now and then, and that is the server's time): per call into loopchart, the work
+ * around the waits (building and restoring actors, the harness's own reads). Far below what a
+ * slow path would add: a missed deadline (the 5 s watchdog), a default retry delay (1 s), a
+ * claim to wait out (30 s). The largest margin a run used is reported.
+ */
+export const SLACK_MS = { base: 60, perCall: 20 };
+
+export function slackOf(run: CombinationRun): number {
+  return SLACK_MS.base + SLACK_MS.perCall * run.calls;
+}
+
+/** How far past its budget a run went, not counting the time the store took. */
+export function marginOf(run: CombinationRun): number {
+  return Math.round(run.elapsedMs - run.budgetMs - run.storeMs);
+}
+
+const isStatus = (status: string | undefined) =>
+  (LOOP_STATUSES as readonly string[]).includes(status ?? '');
+
+/** SPEC §3's bounds, the ledger's account and the time budget; one line per broken promise. */
+export function brokenPromises(c: Combination, run: CombinationRun, timed = true): string[] {
+  const { outcome, ledger } = run;
+  const problems: string[] = [...run.problems];
+  if (!isStatus(outcome.status)) problems.push(`status ${outcome.status}`);
+  if (outcome.ok !== (OK_STATUSES as readonly string[]).includes(outcome.status))
+    problems.push('ok disagrees');
+  if (!outcome.ok && outcome.error.kind !== outcome.status) problems.push('error.kind disagrees');
+  if (outcome.attempts > run.maxAttempts)
+    problems.push(`${outcome.attempts} attempts > maxAttempts`);
+  if (ledger.attemptNumbers.size > run.maxAttempts)
+    problems.push('more attempt invocations than maxAttempts');
+  if (outcome.iterations > run.maxRetries)
+    problems.push(`${outcome.iterations} refine cycles > maxRetries`);
+  problems.push(...repeatedEffects(c, run), ...costProblems(run), ...retryAfterProblems(run));
+  const cleanRun = run.crashes === 0 && run.reruns === 0 && !run.standIn;
+  if (cleanRun && outcome.attempts !== ledger.attemptCalls)
+    problems.push(`outcome.attempts ${outcome.attempts}, but ${ledger.attemptCalls} attempt calls`);
+  if (!run.standIn) problems.push(...traceProblems(c, run));
+  if (timed && marginOf(run) > slackOf(run)) {
+    problems.push(
+      `took ${run.elapsedMs} ms, more than its budget ${run.budgetMs} ms + slack ${slackOf(run)} ms (${Math.round(run.storeMs)} ms in the store)`,
+    );
+  }
+  if (outcome.status === 'ceiling_stop' && outcome.error.cap === 'deadlineMs')
+    problems.push(...deadlineProblems(c, run));
+  return problems;
+}
+
+/** A deadline stop comes no sooner than the deadline and says truly what was in flight. */
+function deadlineProblems(c: Combination, run: CombinationRun): string[] {
+  const { outcome, ledger } = run;
+  if (outcome.ok) return [];
+  const { inFlight, mayHaveActed } = outcome.error;
+  const problems: string[] = [];
+  const deadline = deadlineOf(c) ?? 0;
+  if (run.elapsedMs < deadline - 1)
+    problems.push(`a deadline stop after ${run.elapsedMs} ms of ${deadline}`);
+  if (inFlight === undefined) problems.push('a deadline stop that does not say what was in flight');
+  if (inFlight === null && mayHaveActed) problems.push('nothing in flight, yet it may have acted');
+  if (inFlight === 'attempt' && run.crashes === 0 && !ledger.attemptNumbers.has(outcome.attempts))
+    problems.push(`attempt ${outcome.attempts} was in flight, but it was never called`);
+  return problems;
+}
+
+/**
+ * No non-idempotent step acts twice, unless a person asked for the stage to run again. An
+ * idempotent one may run again after a crash, and a refine once more on a transient failure (an
+ * attempt's retry has a number of its own).
+ */
+function repeatedEffects(c: Combination, run: CombinationRun): string[] {
+  const problems: string[] = [];
+  for (const [key, count] of run.ledger.effects) {
+    const step = key.split(':')[0] as 'attempt' | 'refine' | 'fallback';
+    const again = run.crashes + (step === 'refine' ? 1 : 0);
+    const allowed = 1 + run.reruns + (c.idempotent[step] ? again : 0);
+    if (count > allowed) problems.push(`${key} acted ${count} times (allowed ${allowed})`);
+  }
+  for (const [stage, count] of run.ledger.companions) {
+    if (count > 1 + run.crashes + run.reruns) problems.push(`stage ${stage} ran ${count} times`);
+  }
+  return problems;
+}
+
+/**
+ * Cost sums: the outcome's cost is its trace's, and what the steps reported to a loop still
+ * waiting for them (all of it, unless a crash lost a process's share or a stage ran again).
+ */
+function costProblems(run: CombinationRun): string[] {
+  const { outcome, ledger } = run;
+  const traced = outcome.trace.reduce((sum, entry) => sum + (entry.cost ?? 0), 0);
+  const problems: string[] = [];
+  if (!run.standIn && traced !== outcome.cost)
+    problems.push(`cost ${outcome.cost}, but its trace sums to ${traced}`);
+  const exact = run.crashes === 0 && run.reruns === 0 && !run.standIn;
+  if (exact ? outcome.cost !== ledger.costReported : outcome.cost > ledger.costReported)
+    problems.push(`cost ${outcome.cost}, but the steps reported ${ledger.costReported}`);
+  return problems;
+}
+
+/**
+ * A 429's `retry-after-ms` is honoured: the next call comes no sooner. (A process that dies
+ * before it saved the failure takes the 429 with it: its resumer re-runs the step in flight.)
+ */
+function retryAfterProblems(run: CombinationRun): string[] {
+  if (run.crashes > 0) return [];
+  const calls = run.ledger.modelCalls;
+  return calls.flatMap((call, i) => {
+    const next = calls[i + 1];
+    const waited = next ? next.at - call.at : Number.POSITIVE_INFINITY;
+    return call.retryAfterMs !== undefined && waited < call.retryAfterMs - 1
+      ? [`a call came ${waited} ms after a 429 asking for ${call.retryAfterMs} ms`]
+      : [];
+  });
+}
+
+/** One terminal decision, last, matching the status; and onEvent saw the run the trace tells. */
+function traceProblems(c: Combination, run: CombinationRun): string[] {
+  const { outcome } = run;
+  const problems: string[] = [];
+  const decisions = outcome.trace.filter((entry) => entry.decision !== undefined);
+  if (decisions.at(-1)?.decision !== outcome.status)
+    problems.push(`the last decision is ${decisions.at(-1)?.decision}, not ${outcome.status}`);
+  const stops = decisions.filter((e) => e.decision !== 'fallback' && isStatus(e.decision));
+  if (stops.length > 1) problems.push(`${stops.length} terminal decisions`);
+  if (c.host === 'actor' || c.host === 'pipeline' || c.host === 'agent') return problems;
+  // onEvent, across every resume: one outcome event, and (with no crash to replay) exactly the
+  // trace's decisions, in order
+  const { outcomes, decisions: decided } = run.events;
+  if (outcomes.join() !== outcome.status)
+    problems.push(`onEvent saw outcomes [${outcomes.join()}], the run ended ${outcome.status}`);
+  const traced = decisions.map((e) => `${e.seq}:${e.decision}`).join();
+  if (run.crashes === 0 && decided.join() !== traced)
+    problems.push(`onEvent saw decisions [${decided.join()}], the trace has [${traced}]`);
+  return problems;
+}
