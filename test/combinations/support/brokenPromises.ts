@@ -9,7 +9,7 @@ import type { CombinationRun } from './runCombination.js';
  * slow path would add: a missed deadline (the 5 s watchdog), a default retry delay (1 s), a
  * claim to wait out (30 s). The largest margin a run used is reported.
  */
-export const SLACK_MS = { base: 60, perCall: 20 };
+export const SLACK_MS = { base: 20, perCall: 10 };
 
 export function slackOf(run: CombinationRun): number {
   return SLACK_MS.base + SLACK_MS.perCall * run.calls;
@@ -105,10 +105,11 @@ function costProblems(run: CombinationRun): string[] {
 
 /**
  * A 429's `retry-after-ms` is honoured: the next call comes no sooner. (A process that dies
- * before it saved the failure takes the 429 with it: its resumer re-runs the step in flight.)
+ * before it saved the failure takes the 429 with it: its resumer re-runs the step in flight; and
+ * a person may run a failed stage again at once.)
  */
 function retryAfterProblems(run: CombinationRun): string[] {
-  if (run.crashes > 0) return [];
+  if (run.crashes > 0 || run.reruns > 0) return [];
   const calls = run.ledger.modelCalls;
   return calls.flatMap((call, i) => {
     const next = calls[i + 1];

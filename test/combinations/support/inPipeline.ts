@@ -6,6 +6,7 @@
  */
 import type { LoopConfig, LoopOutcome } from 'loopchart';
 import {
+  type CrossCheckContext,
   type PipelineEmitted,
   type PipelinePaused,
   type PipelinePlan,
@@ -60,8 +61,10 @@ export async function inPipeline(
     }
     let pauses = 0;
     let answers = 0;
+    const reasons = new Set<string>();
     while (result.status === 'paused') {
       pauses += 1;
+      reasons.add(result.pause.reason);
       downstreamWaits(result, state);
       const paused = result;
       const where: ResumePipelineOptions = resumer
@@ -87,6 +90,12 @@ export async function inPipeline(
       state.problems.push(`${announced} pipeline.paused events for ${pauses} pauses`);
     if (c.pipeline.shape !== 'layer' && ledger.crossChecks.calls > 0)
       state.problems.push('a cross-check ran for a layer of one stage');
+    // a layer the cross-check flagged (or could not check) pauses before anything downstream
+    const flags = c.pipeline.crossCheck !== 'valid' && ledger.crossChecks.calls > 0;
+    if (result.status === 'completed' && flags !== reasons.has('cross_check_failed'))
+      state.problems.push(
+        `the ${c.pipeline.crossCheck} cross-check ran ${ledger.crossChecks.calls} times; pauses: ${[...reasons].join()}`,
+      );
     state.problems.push(...ledger.crossChecks.problems);
     const report = result.stages.stage;
     if (!report?.outcome || report.status === 'aborted')
@@ -143,13 +152,24 @@ function pipelinePlan(
     validate: () => ({ valid: true as const }),
   });
   const stage = { id: 'stage', loop: config, checkpoint: c.pipeline.checkpoint };
-  if (c.pipeline.shape === 'single') return { stages: [stage] };
+  // every shape has the cross-check; only a layer of two or more succeeded stages may call it
+  const checked = {
+    crossCheckTimeoutMs: CROSS_CHECK_TIMEOUT_MS,
+    ...(c.pipeline.crossCheck === 'none'
+      ? {}
+      : {
+          crossCheck: (results: Record<string, unknown>, ctx: CrossCheckContext) =>
+            crossCheck(c, ledger, results, ctx),
+        }),
+  };
+  if (c.pipeline.shape === 'single') return { stages: [stage], ...checked };
   if (c.pipeline.shape === 'chain') {
     return {
       stages: [
         { id: 'find', loop: companion('find') },
         { ...stage, dependsOn: ['find'] },
       ],
+      ...checked,
     };
   }
   // two siblings succeed whatever the stage does, so the layer's cross-check always runs
@@ -160,10 +180,7 @@ function pipelinePlan(
       { id: 'twin', loop: companion('twin') },
       { id: 'report', dependsOn: ['stage', 'sibling', 'twin'], loop: companion('report') },
     ],
-    crossCheckTimeoutMs: CROSS_CHECK_TIMEOUT_MS,
-    ...(c.pipeline.crossCheck === 'none'
-      ? {}
-      : { crossCheck: (results, ctx) => crossCheck(c, ledger, results, ctx) }),
+    ...checked,
   };
 }
 
@@ -189,7 +206,7 @@ function crossCheck(
     case 'throw':
       throw new Error('the checker crashed');
     case 'hang':
-      return hang(signal);
+      return hang(ledger, 'crossCheck', signal);
     default:
       return { valid: true as const };
   }

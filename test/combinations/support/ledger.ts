@@ -1,3 +1,5 @@
+import { type ModelReply, RETRY_DELAY_MS, type Step } from './combination.js';
+
 /** What the steps did, counted across every process of one run (the outside world's view). */
 export interface Ledger {
   /** Calls that may have acted, by `step:attempt:iteration`. */
@@ -10,11 +12,13 @@ export interface Ledger {
   /** The cost the steps handed back to a loop that was still waiting for them, summed. */
   costReported: number;
   /** When each model call came, what it was told to answer, and the delay a 429 asked for. */
-  modelCalls: { at: number; reply: string; retryAfterMs?: number }[];
+  modelCalls: { at: number; reply: ModelReply; retryAfterMs?: number }[];
   /** Companion stages of the pipeline host: their calls, by stage. */
   companions: Map<string, number>;
   /** The cross-check's calls, and any that broke its contract (fewer than 2 stages, wrong keys). */
   crossChecks: { calls: number; problems: string[] };
+  /** What may take time: calls that hung (until a timeout or the deadline), and retry waits asked for. */
+  time: { hangs: (Step | 'crossCheck')[]; waitsMs: number };
 }
 
 export function newLedger(): Ledger {
@@ -27,7 +31,13 @@ export function newLedger(): Ledger {
     modelCalls: [],
     companions: new Map(),
     crossChecks: { calls: 0, problems: [] },
+    time: { hangs: [], waitsMs: 0 },
   };
+}
+
+/** A failure that may be retried after `ms` (a transient one, or a timeout of an idempotent step). */
+export function asksWait(ledger: Ledger, ms: number): void {
+  ledger.time.waitsMs += ms;
 }
 
 /** Counts one call that may have acted (a success, an unknown effect, a hang). */
@@ -40,8 +50,19 @@ export function reported(ledger: Ledger, signal: AbortSignal, cost: number): voi
   if (!signal.aborted) ledger.costReported += cost;
 }
 
-/** A step that settles only when its signal aborts: a hung call. */
-export function hang(signal: AbortSignal): Promise<never> {
+/** A call that hung: it lasts until its timeout or the deadline, and may be retried after a wait. */
+export function hung(ledger: Ledger, step: Step | 'crossCheck'): void {
+  ledger.time.hangs.push(step);
+  asksWait(ledger, RETRY_DELAY_MS);
+}
+
+/** A call that settles only when its signal aborts. */
+export function hang(
+  ledger: Ledger,
+  step: Step | 'crossCheck',
+  signal: AbortSignal,
+): Promise<never> {
+  hung(ledger, step);
   return new Promise<never>((_, reject) =>
     signal.addEventListener('abort', () => reject(signal.reason)),
   );

@@ -10,8 +10,8 @@ import type { LoopConfig } from 'loopchart';
 import { modelSteps } from 'loopchart/ai';
 import { z } from 'zod';
 import { type Reply, scriptedModel } from '../../support/mockModel.js';
-import { type Combination, type ModelReply, REPLY_TOKENS } from './combination.js';
-import { acted, type Ledger, reported } from './ledger.js';
+import { type Combination, type ModelReply, REPLY_TOKENS, RETRY_DELAY_MS } from './combination.js';
+import { acted, asksWait, hung, type Ledger, reported } from './ledger.js';
 import { type Ctx, judge, type Next } from './scriptedConfig.js';
 
 const Ticket = z.object({
@@ -44,14 +44,10 @@ function replyOf(reply: ModelReply, retryAfterMs: number): Reply {
   }
 }
 
+/** Replies that carry usage: a generation, whatever it said. */
+const REPORTS_USAGE: ReadonlySet<ModelReply> = new Set(['good', 'mismatch', 'prose', 'refusal']);
 /** A reply after which the model may have acted (it generated something, or may have). */
-const MAY_HAVE_ACTED: ReadonlySet<ModelReply> = new Set([
-  'good',
-  'mismatch',
-  'prose',
-  'refusal',
-  'hang',
-]);
+const MAY_HAVE_ACTED: ReadonlySet<ModelReply> = new Set([...REPORTS_USAGE, 'hang']);
 
 /**
  * The model's replies are the world's: one script across every process of a run, played in
@@ -74,6 +70,9 @@ export function modelConfig(
         ...(reply === 'rateLimited' ? { retryAfterMs } : {}),
       });
       if (MAY_HAVE_ACTED.has(reply)) acted(ledger, `attempt:${options.headers?.['x-attempt']}`);
+      if (reply === 'hang') hung(ledger, 'attempt');
+      if (reply === 'rateLimited') asksWait(ledger, retryAfterMs);
+      if (reply === 'overloaded') asksWait(ledger, RETRY_DELAY_MS);
       return inner.doGenerate(options);
     },
   });
@@ -94,8 +93,11 @@ export function modelConfig(
   });
   return {
     attempt: async (ctx) => {
+      const from = ledger.modelCalls.length;
       const result = await steps.attempt(ctx as never);
-      reported(ledger, ctx.signal, result.cost);
+      // the usage the model reported for this attempt's calls, not what the adapter made of it
+      const replied = ledger.modelCalls.slice(from).filter((call) => REPORTS_USAGE.has(call.reply));
+      reported(ledger, ctx.signal, replied.length * (REPLY_TOKENS[0] + REPLY_TOKENS[1]));
       return result;
     },
     validate: steps.validate as LoopConfig<unknown, unknown>['validate'],

@@ -14,7 +14,7 @@ export interface CombinationRun extends RunState {
   outcome: LoopOutcome;
   ledger: Ledger;
   elapsedMs: number;
-  /** The most live time the config allows this run (timeBudget.ts). */
+  /** The most live time the config allows what the steps did (timeBudget.ts). */
   budgetMs: number;
 }
 
@@ -66,13 +66,7 @@ export async function runCombination(c: Combination): Promise<CombinationRun> {
       }),
     ]);
     const elapsedMs = Date.now() - started;
-    const bounds = {
-      maxAttempts,
-      maxRetries: state.maxRetries,
-      fallback: c.fallback && !singleShot,
-      answers: state.segments - 1 - state.crashes,
-    };
-    return { ...state, outcome, ledger, elapsedMs, budgetMs: runBudgetMs(c, bounds, state) };
+    return { ...state, outcome, ledger, elapsedMs, budgetMs: runBudgetMs(c, ledger, state) };
   } finally {
     clearTimeout(abortTimer);
     clearTimeout(watchdog);

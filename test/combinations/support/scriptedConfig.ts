@@ -7,7 +7,7 @@ import {
   withCost,
 } from 'loopchart';
 import { type Combination, RETRY_DELAY_MS } from './combination.js';
-import { acted, hang, type Ledger, reported } from './ledger.js';
+import { acted, asksWait, hang, type Ledger, reported } from './ledger.js';
 
 export interface Ctx {
   input: unknown;
@@ -56,21 +56,24 @@ export function scriptedAttempt(c: Combination, ledger: Ledger, next: Next) {
           reported(ledger, ctx.signal, 2);
           return withCost({ draft: ctx.attempt }, 2);
         case 'transientNone':
+          asksWait(ledger, RETRY_DELAY_MS);
           throw transientFailure('429', { effect: 'none', retryAfterMs: RETRY_DELAY_MS });
         case 'transientUnknown':
           acted(ledger, key);
+          asksWait(ledger, RETRY_DELAY_MS);
           throw transientFailure('socket hang up', {
             effect: 'unknown',
             retryAfterMs: RETRY_DELAY_MS,
           });
         case 'uncertain':
-          acted(ledger, key);
+          acted(ledger, key); // retried after retryDelayMs when the attempt is idempotent
+          asksWait(ledger, RETRY_DELAY_MS);
           throw uncertainSideEffect('timed out after sending');
         case 'permanent':
           throw permanentFailure('404');
         default:
           acted(ledger, key);
-          return hang(ctx.signal);
+          return hang(ledger, 'attempt', ctx.signal);
       }
     },
     validate: (_candidate: unknown, ctx: Ctx) => judge(c, ledger, next, ctx),
@@ -96,7 +99,7 @@ export async function judge(c: Combination, ledger: Ledger, next: Next, ctx: Ctx
       error: { severity: 'fundamental' as const, message: 'wrong task' },
     };
   }
-  if (move === 'hang') return hang(ctx.signal);
+  if (move === 'hang') return hang(ledger, 'validate', ctx.signal);
   throw new Error('the judge crashed');
 }
 
@@ -105,18 +108,20 @@ export function otherSteps(c: Combination, ledger: Ledger, next: Next) {
   const refine = async (ctx: Ctx) => {
     ledger.calls += 1;
     const move = next(c.refine, 'refine');
-    if (move === 'transientNone')
+    if (move === 'transientNone') {
+      asksWait(ledger, RETRY_DELAY_MS);
       throw transientFailure('503', { effect: 'none', retryAfterMs: RETRY_DELAY_MS });
+    }
     if (move === 'throw') throw new Error('refine broke');
     acted(ledger, `refine:${ctx.iteration}`);
-    if (move === 'hang') return hang(ctx.signal);
+    if (move === 'hang') return hang(ledger, 'refine', ctx.signal);
     return { revised: ctx.iteration };
   };
   const fallback = async (ctx: Ctx) => {
     ledger.calls += 1;
     acted(ledger, 'fallback');
     const move = next(c.fallbackMoves, 'fallback');
-    if (move === 'hang') return hang(ctx.signal);
+    if (move === 'hang') return hang(ledger, 'fallback', ctx.signal);
     if (move === 'throw') throw new Error('fallback broke');
     return { template: true };
   };
