@@ -62,9 +62,11 @@ class Figures {
   refusals = 0;
   deadlineStops = 0;
   counts = new Map<string, number>();
-  /** The largest `elapsed − budget` of a run, in ms, and the run it came from. */
+  /** The longest a run waited beyond its budget, in ms, and the run it came from. */
   margin = { ms: Number.NEGATIVE_INFINITY, slack: 0, of: '' };
   margins: number[] = [];
+  /** The most a run computed per call into loopchart, in ms. */
+  cpuPerCall = 0;
   /** How far past budget + slack the runs that were run again had gone, in ms. */
   stalls: number[] = [];
 
@@ -85,11 +87,12 @@ class Figures {
       this.count(`cross-check ${c.pipeline.crossCheck}`);
     const margin = marginOf(run);
     this.margins.push(margin);
+    this.cpuPerCall = Math.max(this.cpuPerCall, Math.round(run.activeMs / run.calls));
     if (margin > this.margin.ms) {
       this.margin = {
         ms: margin,
         slack: slackOf(run),
-        of: `${c.host}${c.host === 'pipeline' ? `/${c.pipeline.store}` : ''}, ${run.calls} calls, ${run.elapsedMs} ms for a budget of ${run.budgetMs} ms and ${Math.round(run.storeMs)} ms in the store`,
+        of: `${c.host}${c.host === 'pipeline' ? `/${c.pipeline.store}` : ''}, ${run.calls} calls, ${run.elapsedMs} ms for a budget of ${run.budgetMs} ms: ${Math.round(run.activeMs)} ms computing, ${Math.round(run.storeMs)} ms in the store`,
       };
     }
   }
@@ -106,7 +109,7 @@ class Figures {
     const sorted = [...this.margins].sort((a, b) => a - b);
     const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
     const counts = [...this.counts].sort(([a], [b]) => a.localeCompare(b));
-    return `${label}: ${this.runs} runs, ${this.crashes} crashes resumed, ${this.refusals} bad answers refused, ${this.deadlineStops} deadline stops; time margin (elapsed − budget) median ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${this.margin.ms} ms of ${this.margin.slack} ms slack (${this.margin.of}); ${this.stalls.length} over budget + slack and run again, by [${this.stalls.join(', ')}] ms; ${counts.map(([k, n]) => `${k} ${n}`).join(', ')}${reachable ? '' : ' (no Postgres server: its runs used memory)'}`;
+    return `${label}: ${this.runs} runs, ${this.crashes} crashes resumed, ${this.refusals} bad answers refused, ${this.deadlineStops} deadline stops; waited beyond budget median ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${this.margin.ms} ms of ${this.margin.slack} ms slack (${this.margin.of}); ${this.stalls.length} over and run again, by [${this.stalls.join(', ')}] ms; computed at most ${this.cpuPerCall} ms a call; ${counts.map(([k, n]) => `${k} ${n}`).join(', ')}${reachable ? '' : ' (no Postgres server: its runs used memory)'}`;
   }
 }
 

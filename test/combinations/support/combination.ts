@@ -88,7 +88,12 @@ export interface Combination {
     checkpoint: boolean;
     store: 'none' | (typeof STORES)[number];
   };
-  agent: { request: 'simple' | 'draft' | 'compare'; shape: 'routed' | 'single-shot' | 'loop' };
+  agent: {
+    request: 'simple' | 'draft' | 'compare';
+    shape: 'routed' | 'single-shot' | 'loop';
+    /** The router's model check, asked every time: its answer, nonsense, or a call that hangs. */
+    check: 'none' | 'simple' | 'complex' | 'garbage' | 'hang';
+  };
 }
 
 const timeout = fc.option(fc.integer({ min: 4, max: 12 }), { nil: null, freq: 2 });
@@ -139,6 +144,13 @@ export const combinationArbitrary: fc.Arbitrary<Combination> = fc.record({
   agent: fc.record({
     request: fc.constantFrom('simple' as const, 'draft' as const, 'compare' as const),
     shape: fc.constantFrom('routed' as const, 'single-shot' as const, 'loop' as const),
+    check: fc.constantFrom(
+      'none' as const,
+      'simple' as const,
+      'complex' as const,
+      'garbage' as const,
+      'hang' as const,
+    ),
   }),
 });
 
@@ -183,6 +195,8 @@ export function deadlineOf(c: Combination): number | null {
 export const RETRY_DELAY_MS = 1;
 /** A pipeline cross-check that does not answer within this fails (and pauses the pipeline). */
 export const CROSS_CHECK_TIMEOUT_MS = 15;
+/** An agent's model check that does not answer within this leaves the shape to the heuristic. */
+export const MODEL_CHECK_TIMEOUT_MS = 10;
 /** Tokens a model reply reports (input, output); a scripted `costly` attempt costs 2. */
 export const REPLY_TOKENS = [10, 5] as const;
 

@@ -1,14 +1,14 @@
 /**
  * The combination's loop as an agent's task (loopchart/agent): the request is routed by the
- * heuristic (or the caller picks the shape), then runs single-shot (one attempt, one validation,
- * no refine, no fallback) or as the loop, on a memory store; pauses are answered through
- * `resumeLoop` with the task of the chosen shape.
+ * heuristic and a bounded model check (or the caller picks the shape), then runs single-shot
+ * (one attempt, one validation, no refine, no fallback) or as the loop, on a memory store;
+ * pauses are answered through `resumeLoop` with the task of the chosen shape.
  */
 import { isPausedRun, type LoopConfig, type LoopOutcome, resumeLoop } from 'loopchart';
-import { createAgent, runAgent, type Shape } from 'loopchart/agent';
+import { createAgent, runAgent, type Shape, type ShapeDecision } from 'loopchart/agent';
 import { answerEvent, nthAnswer } from './answerEvent.js';
-import type { Combination } from './combination.js';
-import type { Ledger } from './ledger.js';
+import { type Combination, MODEL_CHECK_TIMEOUT_MS } from './combination.js';
+import { hang, type Ledger } from './ledger.js';
 import { refused } from './onStore.js';
 import { type RunState, standIn } from './runState.js';
 import { openStore } from './stores.js';
@@ -19,12 +19,6 @@ const REQUESTS = {
   compare: 'Compare the totals for each region',
 } as const;
 
-/** The shape the agent must choose: the caller's, else the heuristic's (no planner: a pipeline runs as a loop). */
-export function agentShape(c: Combination): Exclude<Shape, 'pipeline'> {
-  if (c.agent.shape !== 'routed') return c.agent.shape;
-  return c.agent.request === 'simple' ? 'single-shot' : 'loop';
-}
-
 export async function inAgent(
   c: Combination,
   config: LoopConfig<unknown, unknown>,
@@ -32,7 +26,10 @@ export async function inAgent(
   signal: AbortSignal,
   state: RunState,
 ): Promise<LoopOutcome> {
-  const agent = createAgent({ task: config as LoopConfig<string, unknown> });
+  const agent = createAgent({
+    task: config as LoopConfig<string, unknown>,
+    ...modelCheck(c, ledger),
+  });
   const { store } = openStore('memory', state);
   const runId = globalThis.crypto.randomUUID();
   const override = c.agent.shape === 'routed' ? {} : { shape: c.agent.shape };
@@ -43,21 +40,19 @@ export async function inAgent(
     signal,
     ...override,
   });
-  const expected = agentShape(c);
-  const { decision } = ran;
-  if (ran.shape !== expected || decision?.shape !== expected)
-    state.problems.push(
-      `the agent chose ${ran.shape} (decision ${decision?.shape}), not ${expected}`,
-    );
-  if (decision?.decidedBy !== (c.agent.shape === 'routed' ? 'heuristic' : 'override'))
-    state.problems.push(`the shape was decided by ${decision?.decidedBy}`);
+  const shape = decisionProblems(c, ran.decision, state);
+  if (ran.shape !== shape) state.problems.push(`the agent ran ${ran.shape}, not ${shape}`);
   if (ran.trace[0]?.state !== 'routing')
     state.problems.push('the trace does not open with routing');
+  if (shape === 'single-shot') {
+    state.maxAttempts = 1;
+    state.maxRetries = 0;
+  }
   let result = ran.result;
   if (!result) return standIn(state, 'aborted', `the agent ended ${ran.status}: ${ran.message}`);
   if (ran.status !== result.status || ran.ok !== (result.status !== 'paused' && result.ok))
     state.problems.push(`the agent says ${ran.status}/${ran.ok}, its run ${result.status}`);
-  const task = expected === 'single-shot' ? agent.config.singleShotTask : agent.config.task;
+  const task = shape === 'single-shot' ? agent.config.singleShotTask : agent.config.task;
   let answers = 0;
   while (isPausedRun(result)) {
     const answer = nthAnswer(c.answers, answers++);
@@ -71,9 +66,54 @@ export async function inAgent(
     state.segments += 1;
     result = await resumeLoop(task, { store, runId, event: event as never, signal });
   }
-  if (expected === 'single-shot') {
+  if (shape === 'single-shot') {
     const extra = [...ledger.effects.keys()].filter((key) => !key.startsWith('attempt:'));
     if (extra.length > 0) state.problems.push(`a single-shot run also ran ${extra.join(', ')}`);
   }
   return result;
+}
+
+/** The router's model check: always asked, capped at MODEL_CHECK_TIMEOUT_MS. */
+function modelCheck(c: Combination, ledger: Ledger) {
+  const { check } = c.agent;
+  if (check === 'none') return {};
+  const ask = ({ signal }: { signal: AbortSignal }) => {
+    if (check === 'hang') return hang(ledger, 'modelCheck', signal);
+    return check === 'garbage' ? 'it depends on the region' : check;
+  };
+  return {
+    router: { modelCheck: { ask, timeoutMs: MODEL_CHECK_TIMEOUT_MS, when: 'always' as const } },
+  };
+}
+
+/**
+ * The shape the agent must have chosen, and why: the caller's; else the model check's answer
+ * when it gave one (`simple` single-shot, `complex` a pipeline); else the heuristic's. With no
+ * planner, a pipeline runs as a loop. Whatever disagrees goes to `state.problems`.
+ */
+function decisionProblems(
+  c: Combination,
+  decision: ShapeDecision | undefined,
+  state: RunState,
+): Exclude<Shape, 'pipeline'> {
+  const check = decision?.model;
+  const answered = check?.status === 'answered' ? check.answer : undefined;
+  const routed = c.agent.shape === 'routed';
+  const heuristic = c.agent.request === 'simple' ? 'single-shot' : 'loop';
+  const byModel = answered === 'simple' ? 'single-shot' : 'loop';
+  const shape = c.agent.shape !== 'routed' ? c.agent.shape : answered ? byModel : heuristic;
+  if (decision?.shape !== shape)
+    state.problems.push(`the decision says ${decision?.shape}, not ${shape}`);
+  const by = !routed ? 'override' : answered ? 'model' : 'heuristic';
+  if (decision?.decidedBy !== by)
+    state.problems.push(`the shape was decided by ${decision?.decidedBy}, not ${by}`);
+  if ((routed && c.agent.check !== 'none') !== (check !== undefined))
+    state.problems.push(`the model check was ${check ? '' : 'not '}asked`);
+  if (answered && answered !== c.agent.check)
+    state.problems.push(
+      `the model check answered ${answered}, but the model said ${c.agent.check}`,
+    );
+  if (c.agent.check === 'hang' && check && !['timeout', 'aborted'].includes(check.status))
+    state.problems.push(`a model check that hung ended ${check.status}`);
+  return shape;
 }

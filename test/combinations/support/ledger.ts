@@ -1,5 +1,8 @@
 import { type ModelReply, RETRY_DELAY_MS, type Step } from './combination.js';
 
+/** What may hang: a step, a pipeline's cross-check, an agent's model check. */
+export type Hung = Step | 'crossCheck' | 'modelCheck';
+
 /** What the steps did, counted across every process of one run (the outside world's view). */
 export interface Ledger {
   /** Calls that may have acted, by `step:attempt:iteration`. */
@@ -18,7 +21,7 @@ export interface Ledger {
   /** The cross-check's calls, and any that broke its contract (fewer than 2 stages, wrong keys). */
   crossChecks: { calls: number; problems: string[] };
   /** What may take time: calls that hung (until a timeout or the deadline), and retry waits asked for. */
-  time: { hangs: (Step | 'crossCheck')[]; waitsMs: number };
+  time: { hangs: Hung[]; waitsMs: number };
 }
 
 export function newLedger(): Ledger {
@@ -51,17 +54,13 @@ export function reported(ledger: Ledger, signal: AbortSignal, cost: number): voi
 }
 
 /** A call that hung: it lasts until its timeout or the deadline, and may be retried after a wait. */
-export function hung(ledger: Ledger, step: Step | 'crossCheck'): void {
+export function hung(ledger: Ledger, step: Hung): void {
   ledger.time.hangs.push(step);
   asksWait(ledger, RETRY_DELAY_MS);
 }
 
 /** A call that settles only when its signal aborts. */
-export function hang(
-  ledger: Ledger,
-  step: Step | 'crossCheck',
-  signal: AbortSignal,
-): Promise<never> {
+export function hang(ledger: Ledger, step: Hung, signal: AbortSignal): Promise<never> {
   hung(ledger, step);
   return new Promise<never>((_, reject) =>
     signal.addEventListener('abort', () => reject(signal.reason)),

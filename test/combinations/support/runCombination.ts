@@ -1,7 +1,8 @@
+import { performance } from 'node:perf_hooks';
 import { type LoopOutcome, runLoop } from 'loopchart';
 import { type Combination, deadlineOf } from './combination.js';
 import { combinationConfig } from './combinationConfig.js';
-import { agentShape, inAgent } from './inAgent.js';
+import { inAgent } from './inAgent.js';
 import { inAppActor } from './inAppActor.js';
 import { inPipeline } from './inPipeline.js';
 import { type Ledger, newLedger } from './ledger.js';
@@ -14,6 +15,8 @@ export interface CombinationRun extends RunState {
   outcome: LoopOutcome;
   ledger: Ledger;
   elapsedMs: number;
+  /** Of that, the time the event loop spent running code (loopchart's, the steps', the harness's). */
+  activeMs: number;
   /** The most live time the config allows what the steps did (timeBudget.ts). */
   budgetMs: number;
 }
@@ -24,9 +27,8 @@ const WATCHDOG_MS = 5000;
 export async function runCombination(c: Combination): Promise<CombinationRun> {
   const ledger = newLedger();
   const config = combinationConfig(c, ledger);
-  const singleShot = c.host === 'agent' && agentShape(c) === 'single-shot';
-  const maxAttempts = singleShot ? 1 : (c.maxAttempts ?? Math.min(100, 2 * (c.maxRetries + 1)));
-  const state = newRunState(maxAttempts, singleShot ? 0 : c.maxRetries);
+  const maxAttempts = c.maxAttempts ?? Math.min(100, 2 * (c.maxRetries + 1));
+  const state = newRunState(maxAttempts, c.maxRetries);
   const controller = new AbortController();
   const abortTimer =
     c.abortAfterMs === null
@@ -34,6 +36,7 @@ export async function runCombination(c: Combination): Promise<CombinationRun> {
       : setTimeout(() => controller.abort('the user cancelled'), c.abortAfterMs);
   const { signal } = controller;
   const started = Date.now();
+  const loop = performance.eventLoopUtilization();
   let watchdog: ReturnType<typeof setTimeout> | undefined;
   try {
     const run = (async () => {
@@ -66,7 +69,9 @@ export async function runCombination(c: Combination): Promise<CombinationRun> {
       }),
     ]);
     const elapsedMs = Date.now() - started;
-    return { ...state, outcome, ledger, elapsedMs, budgetMs: runBudgetMs(c, ledger, state) };
+    const activeMs = performance.eventLoopUtilization(loop).active;
+    const budgetMs = runBudgetMs(c, ledger, state);
+    return { ...state, outcome, ledger, elapsedMs, activeMs, budgetMs };
   } finally {
     clearTimeout(abortTimer);
     clearTimeout(watchdog);

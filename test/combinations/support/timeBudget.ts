@@ -9,7 +9,7 @@ import {
   type Combination,
   CROSS_CHECK_TIMEOUT_MS,
   deadlineOf,
-  type Step,
+  MODEL_CHECK_TIMEOUT_MS,
   timeoutOf,
 } from './combination.js';
 import type { Ledger } from './ledger.js';
@@ -18,7 +18,7 @@ import type { Ledger } from './ledger.js';
  * The budget: each hung call lasts at most its timeout (no timeout: only the deadline ends it),
  * each asked-for wait its length, under the deadline; a pipeline stage runs its loop afresh
  * after a crash (if it may) or a person's `pipeline.retry`, each time with a deadline of its own,
- * and a hung cross-check lasts its time limit.
+ * and a hung cross-check or router model check lasts its time limit.
  */
 export function runBudgetMs(
   c: Combination,
@@ -26,13 +26,14 @@ export function runBudgetMs(
   run: { crashes: number; reruns: number },
 ): number {
   const { hangs, waitsMs } = ledger.time;
-  const steps = hangs.filter((step): step is Step => step !== 'crossCheck');
-  const hung = steps.reduce(
-    (sum, step) => sum + (timeoutOf(c, step) ?? Number.POSITIVE_INFINITY),
-    0,
-  );
+  let hung = 0;
+  let checks = 0;
+  for (const kind of hangs) {
+    if (kind === 'crossCheck') checks += CROSS_CHECK_TIMEOUT_MS;
+    else if (kind === 'modelCheck') checks += MODEL_CHECK_TIMEOUT_MS;
+    else hung += timeoutOf(c, kind) ?? Number.POSITIVE_INFINITY;
+  }
   const loops = c.host === 'pipeline' ? 1 + run.crashes + run.reruns : 1;
   const deadline = (deadlineOf(c) ?? Number.POSITIVE_INFINITY) * loops;
-  const checks = (hangs.length - steps.length) * CROSS_CHECK_TIMEOUT_MS;
   return Math.min(deadline, hung + waitsMs) + checks;
 }
