@@ -83,6 +83,8 @@ class Figures {
     if (c.steps === 'model') this.count(`model ${outcome.status}`);
     if (c.host === 'pipeline') this.count(`pipeline ${c.pipeline.shape}/${c.pipeline.store}`);
     if (c.host === 'pipeline' && run.crashes > 0) this.count('pipeline crashes');
+    if (c.host === 'pipeline' && run.reruns > 0) this.count('pipeline reruns');
+    if (c.host === 'agent') this.count(`agent ${c.agent.shape}/${c.agent.check}`);
     if (c.host === 'pipeline' && c.pipeline.shape === 'layer' && run.ledger.crossChecks.calls > 0)
       this.count(`cross-check ${c.pipeline.crossCheck}`);
     const margin = marginOf(run);
