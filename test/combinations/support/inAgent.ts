@@ -4,12 +4,11 @@
  * (one attempt, one validation, no refine, no fallback) or as the loop, on a memory store;
  * pauses are answered through `resumeLoop` with the task of the chosen shape.
  */
-import { isPausedRun, type LoopConfig, type LoopOutcome, resumeLoop } from 'loopchart';
+import { type LoopConfig, type LoopOutcome, resumeLoop } from 'loopchart';
 import { createAgent, runAgent, type Shape, type ShapeDecision } from 'loopchart/agent';
-import { answerEvent, nthAnswer } from './answerEvent.js';
 import { type Combination, MODEL_CHECK_TIMEOUT_MS } from './combination.js';
 import { hang, type Ledger } from './ledger.js';
-import { refused } from './onStore.js';
+import { answerPauses } from './onStore.js';
 import { type RunState, standIn } from './runState.js';
 import { openStore } from './stores.js';
 
@@ -48,29 +47,19 @@ export async function inAgent(
     state.maxAttempts = 1;
     state.maxRetries = 0;
   }
-  let result = ran.result;
+  const result = ran.result;
   if (!result) return standIn(state, 'aborted', `the agent ended ${ran.status}: ${ran.message}`);
   if (ran.status !== result.status || ran.ok !== (result.status !== 'paused' && result.ok))
     state.problems.push(`the agent says ${ran.status}/${ran.ok}, its run ${result.status}`);
   const task = shape === 'single-shot' ? agent.config.singleShotTask : agent.config.task;
-  let answers = 0;
-  while (isPausedRun(result)) {
-    const answer = nthAnswer(c.answers, answers++);
-    const event = answerEvent(answer, result.pending);
-    state.calls += 1;
-    if (answer === 'bad') {
-      await refused(store, runId, () => resumeLoop(task, { store, runId, event: event as never }));
-      state.refusals += 1;
-      continue;
-    }
-    state.segments += 1;
-    result = await resumeLoop(task, { store, runId, event: event as never, signal });
-  }
+  const outcome = await answerPauses(c, state, store, runId, result, (event, live) =>
+    resumeLoop(task, { store, runId, event: event as never, ...(live ? { signal } : {}) }),
+  );
   if (shape === 'single-shot') {
     const extra = [...ledger.effects.keys()].filter((key) => !key.startsWith('attempt:'));
     if (extra.length > 0) state.problems.push(`a single-shot run also ran ${extra.join(', ')}`);
   }
-  return result;
+  return outcome;
 }
 
 /** The router's model check: always asked, capped at MODEL_CHECK_TIMEOUT_MS. */

@@ -47,31 +47,48 @@ export async function onStore(
         ? await resumeLoop(config, { store: resumer, runId, signal, onEvent })
         : await runLoop(config, 'task', { store: resumer, runId, signal, onEvent });
     }
-    let answers = 0;
-    while (isPausedRun(result)) {
-      const answer = nthAnswer(c.answers, answers++);
-      const event = answerEvent(answer, result.pending);
-      state.calls += 1;
-      if (answer === 'bad') {
-        await refused(store, runId, () =>
-          resumeLoop(config, { store: resumer, runId, event: event as never, onEvent }),
-        );
-        state.refusals += 1;
-        continue;
-      }
-      state.segments += 1;
-      result = await resumeLoop(config, {
+    // awaited here, so the store closes after the last answer
+    return await answerPauses(c, state, store, runId, result, (event, live) =>
+      resumeLoop(config, {
         store: resumer,
         runId,
         event: event as never,
-        signal,
         onEvent,
-      });
-    }
-    return result;
+        ...(live ? { signal } : {}),
+      }),
+    );
   } finally {
     close();
   }
+}
+
+/**
+ * Answers every pause of a stored loop run until it ends; a malformed answer must be refused
+ * with the row unchanged. `resume` sends an answer (`live`: one that resumes the run).
+ */
+export async function answerPauses(
+  c: Combination,
+  state: RunState,
+  store: CheckpointStore,
+  runId: string,
+  first: RunResult,
+  resume: (event: Record<string, unknown>, live: boolean) => Promise<RunResult>,
+): Promise<LoopOutcome> {
+  let result = first;
+  let answers = 0;
+  while (isPausedRun(result)) {
+    const answer = nthAnswer(c.answers, answers++);
+    const event = answerEvent(answer, result.pending);
+    state.calls += 1;
+    if (answer === 'bad') {
+      await refused(store, runId, () => resume(event, false));
+      state.refusals += 1;
+      continue;
+    }
+    state.segments += 1;
+    result = await resume(event, true);
+  }
+  return result;
 }
 
 /** Sends a malformed answer: it must fail with `invalid_answer` and leave the stored row as it was. */
