@@ -136,7 +136,7 @@ export const combinationArbitrary: fc.Arbitrary<Combination> = fc.record({
   host: fc.constantFrom(...HOSTS),
   crashAtSave: fc.option(fc.integer({ min: 1, max: 8 }), { nil: null }),
   pipeline: fc.record({
-    shape: fc.constantFrom('single' as const, 'chain' as const, 'layer' as const),
+    shape: fc.constantFrom('single' as const, 'chain' as const, 'layer' as const, 'layer' as const),
     crossCheck: fc.constantFrom(...CROSS_CHECKS),
     checkpoint: fc.boolean(),
     store: fc.constantFrom('none' as const, ...STORES),
