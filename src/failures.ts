@@ -91,8 +91,10 @@ export interface FailureRecord {
   message: string;
   name?: string;
   facts?: FailureFacts;
-  /** The run's `deadlineMs` ran out while this step was in flight. */
+  /** The run's `deadlineMs` ran out while this step was in flight (or due). */
   deadline?: true;
+  /** With `deadline`: the step had not begun (it was waiting for its checkpoint to be saved). */
+  notBegun?: true;
 }
 
 /** `LoopError.cause`: what failed, how it was classified, and the failure's JSON-safe facts. */

@@ -37,9 +37,10 @@ export function thawDeadline<L extends DeadlineLedger>(ledger: L, now = Date.now
 /** The run stopped at its deadline: the step in flight then (its failure says so), if any. */
 export function hitDeadline<L extends DeadlineLedger>(
   ledger: L,
-  failure: { step: StepName; deadline?: true } | undefined,
+  failure: { step: StepName; deadline?: true; notBegun?: true } | undefined,
 ): L {
-  return { ...ledger, deadlineHit: { inFlight: failure?.deadline ? failure.step : null } };
+  const inFlight = failure?.deadline && !failure.notBegun ? failure.step : null;
+  return { ...ledger, deadlineHit: { inFlight } };
 }
 
 /** Milliseconds left before `deadlineAt` (never negative); `null` when there is no deadline. */
@@ -47,15 +48,24 @@ export function timeLeft(deadlineAt: number | null | undefined, now = Date.now()
   return deadlineAt === null || deadlineAt === undefined ? null : Math.max(0, deadlineAt - now);
 }
 
-/** Thrown into a step when the run's deadline passes while it is in flight. */
+/**
+ * Thrown into a step when the run's deadline passes while it is in flight, or before it began
+ * (`began` false: it was due, or waiting for its checkpoint to be saved).
+ */
 export class DeadlineExceeded extends Error {
   override readonly name = 'LoopDeadline';
   readonly step: StepName;
+  readonly began: boolean;
   readonly [BRAND] = true;
 
-  constructor(step: StepName) {
-    super(`${step} was still in flight when the run's deadlineMs ran out; its signal was aborted`);
+  constructor(step: StepName, began = true) {
+    super(
+      began
+        ? `${step} was still in flight when the run's deadlineMs ran out; its signal was aborted`
+        : `${step} had not begun when the run's deadlineMs ran out (it was due, or waiting for its checkpoint to be saved)`,
+    );
     this.step = step;
+    this.began = began;
   }
 }
 
@@ -71,10 +81,11 @@ export function isDeadlineExceeded(error: unknown): error is DeadlineExceeded {
 export function deadlineRecord(error: DeadlineExceeded): FailureRecord {
   return markFailureRecord({
     step: error.step,
-    kind: 'uncertain',
-    effect: 'unknown',
+    kind: error.began ? 'uncertain' : 'transient',
+    effect: error.began ? 'unknown' : 'none',
     message: error.message,
     name: error.name,
     deadline: true,
+    ...(error.began ? {} : { notBegun: true as const }),
   });
 }

@@ -1,14 +1,16 @@
-import { assign } from 'xstate';
+import { type AnyActorRef, assign } from 'xstate';
 import { freezeDeadline, hitDeadline, thawDeadline } from '../deadline/deadline.js';
 import type { StepName } from '../failures.js';
 import type { TraceDecision } from '../statuses.js';
 import type { LoopContext } from './loopContext.js';
 import type { LoopEvent } from './loopEvents.js';
 import * as update from './loopUpdates.js';
+import { attemptWaiting } from './stepActors.js';
 
 interface Args {
   context: LoopContext;
   event: LoopEvent;
+  system: AnyActorRef['system'];
 }
 
 const outputOf = (event: { type: string }): unknown => (event as { output?: unknown }).output;
@@ -62,8 +64,16 @@ export const loopActions = {
   thawDeadline: act(({ context }: Args) => ({ ledger: thawDeadline(context.ledger) })),
   recordDeadline: act(({ context }: Args) => ({
     ledger: hitDeadline(context.ledger, context.failure),
+    // an attempt the deadline stopped before it began was never invoked
+    ...(context.failure?.notBegun && context.failure.step === 'attempt'
+      ? { attempts: context.attempts - 1 }
+      : {}),
   })),
-  recordAbort: act(({ context, event }: Args) =>
-    update.recordAbort(context, 'reason' in event ? event.reason : undefined),
-  ),
+  recordAbort: act(({ context, event, system }: Args) => ({
+    ...update.recordAbort(context, 'reason' in event ? event.reason : undefined),
+    // an attempt aborted while it waited for its checkpoint to be saved was never invoked
+    ...(context.phase === 'attempting' && attemptWaiting(system, context.attempts)
+      ? { attempts: context.attempts - 1 }
+      : {}),
+  })),
 };

@@ -16,6 +16,7 @@ import {
   transientFailure,
   uncertainSideEffect,
 } from '../failures.js';
+import { gateOf, type StepGate } from '../persistence/stepGate.js';
 import { readStepResult, stepOutput } from '../stepResults.js';
 import type { ValidationError } from '../validation.js';
 import { type TimeLimit, withTimeLimit } from '../withTimeLimit.js';
@@ -57,6 +58,8 @@ export interface RunSteps {
   refine: StepRunner;
   fallback: StepRunner;
   classify: FailureClassifier | undefined;
+  /** Where a checkpointed run's steps wait for the save before them. */
+  gate?: StepGate | undefined;
 }
 
 /** Where a step actor finds the functions of its run: fixed, or looked up by the actor system. */
@@ -68,7 +71,7 @@ export type StepsOf = (system: AnyActorRef['system']) => RunSteps;
  */
 export function stepActor(step: StepName, stepsOf: StepsOf, settings: LoopSettings) {
   return fromPromise<unknown, StepInput>(({ input, signal, system }) =>
-    runOneStep(step, () => stepsOf(system), settings, input, signal),
+    runOneStep(step, () => stepsOf(system), settings, input, signal, system),
   );
 }
 
@@ -83,6 +86,7 @@ export async function runOneStep(
   settings: LoopSettings,
   input: StepInput,
   signal: AbortSignal,
+  system?: ActorSystem,
 ): Promise<unknown> {
   const timeoutMs = step === 'attempt' ? settings.attemptTimeoutMs : settings.stepTimeoutMs;
   let classify: FailureClassifier | undefined;
@@ -96,8 +100,11 @@ export async function runOneStep(
       );
     }
     if (signal.aborted) throw signal.reason;
+    // a resumed step was in flight when its process died: it may have begun there
+    const began = input.resumed === true;
+    if (steps.gate) await passGate(steps.gate, { step, input, signal, system, began });
     const left = timeLeft(input.deadlineAt);
-    if (left === 0) throw new DeadlineExceeded(step);
+    if (left === 0) throw new DeadlineExceeded(step, began);
     // called synchronously as the actor starts, so a step counted as started has really run
     const start = (stepSignal: AbortSignal) => run(stepContext(input, stepSignal));
     const limit = stepLimit(step, timeoutMs, left);
@@ -109,6 +116,49 @@ export async function runOneStep(
   } catch (error) {
     if (isDeadlineExceeded(error)) throw deadlineRecord(error);
     throw markFailureRecord(classifyFailure(error, step, classify));
+  }
+}
+
+type ActorSystem = AnyActorRef['system'];
+const waitingAttempts = new WeakMap<ActorSystem, number>();
+
+/**
+ * True while attempt number `attempt` of the run in `system` waits for its checkpoint to be
+ * saved: it has not begun, so a stop then has not invoked it.
+ */
+export function attemptWaiting(system: ActorSystem, attempt: number): boolean {
+  return waitingAttempts.get(system) === attempt;
+}
+
+/**
+ * Waits for the checkpoint before the step to be saved, unless the run's deadline passes first:
+ * until then the step has not begun (its own timeout has not started; the deadline has).
+ */
+async function passGate(
+  gate: StepGate,
+  at: {
+    step: StepName;
+    input: StepInput;
+    signal: AbortSignal;
+    system: ActorSystem | undefined;
+    began: boolean;
+  },
+): Promise<void> {
+  const { step, input, system, began } = at;
+  const waiting = step === 'attempt' && !began && system !== undefined;
+  if (waiting) waitingAttempts.set(system, input.attempt);
+  try {
+    const left = timeLeft(input.deadlineAt);
+    const pass = (signal: AbortSignal) => gate.pass(signal);
+    await (left === null
+      ? pass(at.signal)
+      : withTimeLimit(pass, {
+          ms: left,
+          timeout: () => new DeadlineExceeded(step, began),
+          signal: at.signal,
+        }));
+  } finally {
+    if (waiting && waitingAttempts.get(system) === input.attempt) waitingAttempts.delete(system);
   }
 }
 
@@ -173,6 +223,7 @@ export function runStepsOf<I, C>(config: LoopConfig<I, C>): RunSteps {
     refine: config.refine ? runner(config.refine) : keepInput,
     fallback: config.fallback ? runner(config.fallback) : noFallback,
     classify: config.classifyFailure,
+    gate: gateOf(config),
   };
 }
 

@@ -1,10 +1,13 @@
 import type { LoopConfig } from '../config.js';
 
+const GATE = Symbol('loopchart.stepGate');
+
 /**
  * Holds every step until the checkpoint taken before it is saved. XState starts an invoked step
  * before subscribers see the snapshot that invoked it, so the runner cannot save first; instead
- * each user step waits here, and never runs if that save failed (the runner then stops the actor,
- * which aborts the step's signal).
+ * each step actor waits here before the user's function begins, and never begins it if that save
+ * failed (the runner then stops the actor, which aborts the step's signal). Until it begins a
+ * step is not in flight: its own timeout has not started (the run's deadline has).
  */
 export class StepGate {
   #saved: Promise<unknown> = Promise.resolve();
@@ -22,24 +25,12 @@ export class StepGate {
   }
 }
 
-type AnyStep = (...args: never[]) => unknown;
-
-/** The config with each step made to pass the gate first; bounds and structure are unchanged. */
+/** The config with its steps made to pass the gate first; bounds and structure are unchanged. */
 export function gatedConfig<I, C>(config: LoopConfig<I, C>, gate: StepGate): LoopConfig<I, C> {
-  const gated = <F>(step: F): F => {
-    if (typeof step !== 'function') return step;
-    const wrapper = async (...args: unknown[]) => {
-      const ctx = args.at(-1) as { signal: AbortSignal };
-      await gate.pass(ctx.signal);
-      return (step as AnyStep)(...(args as never[]));
-    };
-    return wrapper as F;
-  };
-  return {
-    ...config,
-    attempt: gated(config.attempt),
-    validate: gated(config.validate),
-    ...(config.refine === undefined ? {} : { refine: gated(config.refine) }),
-    ...(config.fallback === undefined ? {} : { fallback: gated(config.fallback) }),
-  };
+  return { ...config, [GATE]: gate } as LoopConfig<I, C>;
+}
+
+/** The gate a config's steps wait at (`gatedConfig`), if any. */
+export function gateOf(config: object): StepGate | undefined {
+  return (config as { [GATE]?: StepGate })[GATE];
 }

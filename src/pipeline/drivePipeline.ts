@@ -159,6 +159,7 @@ export function drivePipeline(drive: Drive): Promise<PipelineRunResult> {
     }
     actor.subscribe(observe);
     observe();
+    if (settled) return; // the answer ended it: nothing left to abort
     if (signal?.aborted) abort();
     else signal?.addEventListener('abort', abort, { once: true });
   });

@@ -31,7 +31,7 @@ export interface StageInputContext<
 export interface CrossCheckContext<PI = unknown> {
   /** The layer's number, 1 for the stages without dependencies. */
   readonly layer: number;
-  /** The ids of the layer's stages that succeeded (the keys of `results`). */
+  /** The ids of the layer's stages that succeeded; `results` holds each one's candidate, but an `empty` stage has none. */
   readonly stages: readonly string[];
   /** The pipeline's own input. */
   readonly input: PI;

@@ -152,8 +152,8 @@ describe.each([
       const second = await child(kind, work, runId, 'resume').result;
       expect(second).toMatchObject({ error: 'conflict' });
       expect(await first.result).toEqual({ status: 'proceed' });
-      // the first resumer's step outlived its claim's time to live: it renewed the claim
-      expect(STEP_MS).toBeGreaterThan(CLAIM_TTL_MS);
+      // its step (STEP_MS) outlived the claim's time to live, so it renewed the claim to finish;
+      // renewal.test.ts races resumers against such a renewed claim
       expect(calls(readJournal(work), 'resume')).toHaveLength(1);
     },
     60_000,

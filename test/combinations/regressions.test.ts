@@ -1,9 +1,13 @@
 /**
  * Issue 24's findings, one test each (they failed on main at 9265129): where features met, a run
  * never settled, a second resumer ran a step again, a hung step hung the loop, a reviewer's typo
- * ended a run for good, and a resumed pause was announced again.
+ * ended a run for good, and a resumed pause was announced again. Then what the combination suite
+ * found later, one `describe` each.
  */
+
+import { getEventListeners } from 'node:events';
 import {
+  type CheckpointStore,
   isCheckpointError,
   type LoopConfig,
   MemoryCheckpointStore,
@@ -17,7 +21,7 @@ import {
   resumePipeline,
   runPipeline,
 } from 'loopchart/pipeline';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 
 const valid = () => ({ valid: true as const });
@@ -132,5 +136,117 @@ describe('issue 24', () => {
     });
     expect(done.status).toBe('completed');
     expect(emitted).not.toContain('pipeline.paused');
+  });
+});
+
+/** The store with every save taking `ms` (a loaded database server). */
+function slowStore(ms: number): CheckpointStore {
+  const store = new MemoryCheckpointStore();
+  return {
+    save: async (record) => {
+      await new Promise((r) => setTimeout(r, ms));
+      return store.save(record);
+    },
+    load: (id) => store.load(id),
+    list: (options) => store.list(options),
+    delete: (id) => store.delete(id),
+  };
+}
+
+describe('a step waiting for its checkpoint to be saved has not begun (store × timeouts × deadline)', () => {
+  it('its own timeout starts when it begins: a slow save does not time out an attempt that never ran', async () => {
+    let calls = 0;
+    const config: LoopConfig<string, string> = {
+      attemptTimeoutMs: 20,
+      attempt: () => {
+        calls += 1;
+        return 'draft';
+      },
+      validate: valid,
+    };
+    // before: unknown_outcome ("attempt did not finish within attemptTimeoutMs"), attempts 1, 0 calls
+    const outcome = await runLoop(config, 'q', { store: slowStore(40), runId: 'slow' });
+    expect(outcome).toMatchObject({ status: 'proceed', attempts: 1 });
+    expect(calls).toBe(1);
+    const plan: PipelinePlan = { stages: [{ id: 'only', loop: config }] };
+    const piped = await runPipeline(plan, 'q', { store: slowStore(40), runId: 'slow-pipeline' });
+    expect(piped).toMatchObject({
+      status: 'completed',
+      stages: { only: { loopStatus: 'proceed' } },
+    });
+    expect(calls).toBe(2);
+  });
+
+  it('a deadline that passes meanwhile stops the run with nothing in flight and no attempt counted', async () => {
+    let calls = 0;
+    const config: LoopConfig<string, string> = {
+      deadlineMs: 20,
+      attempt: () => {
+        calls += 1;
+        return 'draft';
+      },
+      validate: valid,
+    };
+    // before: inFlight 'attempt', mayHaveActed true and attempts 1, for an attempt never called
+    const outcome = await runLoop(config, 'q', { store: slowStore(60), runId: 'late' });
+    expect(outcome).toMatchObject({
+      status: 'ceiling_stop',
+      attempts: 0,
+      error: { cap: 'deadlineMs', inFlight: null, mayHaveActed: false, attempts: 0 },
+      trace: [{ state: 'attempting', rationale: expect.stringMatching(/had not begun/) }, {}],
+    });
+    expect(calls).toBe(0);
+  });
+
+  it('an abort meanwhile counts no attempt; one that lands while the attempt runs counts it', async () => {
+    let calls = 0;
+    const config: LoopConfig<string, string> = {
+      attempt: ({ signal }) => {
+        calls += 1;
+        return new Promise<string>((_, reject) =>
+          signal.addEventListener('abort', () => reject(signal.reason)),
+        );
+      },
+      validate: valid,
+    };
+    const early = AbortSignal.timeout(20);
+    // before: aborted with attempts 1, for an attempt never called
+    const waiting = await runLoop(config, 'q', { store: slowStore(60), runId: 'a', signal: early });
+    expect(waiting).toMatchObject({ status: 'aborted', attempts: 0 });
+    expect(calls).toBe(0);
+    const running = await runLoop(config, 'q', {
+      store: slowStore(5),
+      runId: 'b',
+      signal: AbortSignal.timeout(60),
+    });
+    expect(running).toMatchObject({ status: 'aborted', attempts: 1 });
+    expect(calls).toBe(1);
+  });
+});
+
+describe('a pipeline that ends as its answer is applied (resume × signal)', () => {
+  it("leaves no listener on the caller's signal, so a later abort is not sent to a stopped pipeline", async () => {
+    const plan: PipelinePlan = {
+      stages: [{ id: 'a', loop: { attempt: () => 'd', validate: valid }, checkpoint: true }],
+    };
+    const store = new MemoryCheckpointStore();
+    await runPipeline(plan, null, { store, runId: 'p' });
+    const controller = new AbortController();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const done = await resumePipeline(plan, {
+        store,
+        runId: 'p',
+        event: { type: 'pipeline.continue' },
+        signal: controller.signal,
+      });
+      expect(done.status).toBe('completed');
+      // before: the listener was added after the pipeline had stopped, and stayed
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+      controller.abort('too late');
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

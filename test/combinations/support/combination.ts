@@ -1,19 +1,11 @@
 /**
  * One generated combination of features (test/combinations/combinations.test.ts): a loop config
- * across the feature space, scripted steps that count what they do, the answers a person gives to
- * its pauses, an abort plan, a host (runLoop without a store, the memory or SQLite store, a
- * pipeline stage, an app actor) and, for the stores, a save at which the process "dies".
+ * across the feature space, its steps (scripted, or an AI SDK model through `modelSteps`), the
+ * answers a person gives to its pauses, an abort plan, a host (runLoop without a store, the
+ * memory, SQLite or Postgres store, a pipeline of one to three stages, an app actor, an agent)
+ * and, where a store is, a save at which the process "dies".
  */
 import fc from 'fast-check';
-import {
-  clarificationRequest,
-  emptyResult,
-  type LoopConfig,
-  permanentFailure,
-  transientFailure,
-  uncertainSideEffect,
-  withCost,
-} from 'loopchart';
 
 export const ATTEMPT_MOVES = [
   'draft',
@@ -30,6 +22,18 @@ export const ATTEMPT_MOVES = [
 export const VERDICTS = ['valid', 'correctable', 'same', 'fundamental', 'hang', 'throw'] as const;
 export const REFINE_MOVES = ['ok', 'transientNone', 'hang', 'throw'] as const;
 export const FALLBACK_MOVES = ['ok', 'hang', 'throw'] as const;
+/** What the mock model answers one call with (test/combinations/support/modelConfig.ts). */
+export const MODEL_REPLIES = [
+  'good',
+  'mismatch',
+  'prose',
+  'refusal',
+  'rateLimited',
+  'overloaded',
+  'denied',
+  'badRequest',
+  'hang',
+] as const;
 export const ANSWERS = [
   'continue',
   'modifyCandidate',
@@ -38,7 +42,19 @@ export const ANSWERS = [
   'abort',
   'bad',
 ] as const;
-export const HOSTS = ['plain', 'memory', 'sqlite', 'postgres', 'pipeline', 'actor'] as const;
+export const HOSTS = [
+  'plain',
+  'memory',
+  'sqlite',
+  'postgres',
+  'pipeline',
+  'actor',
+  'agent',
+] as const;
+export const STORES = ['memory', 'sqlite', 'postgres'] as const;
+export const CROSS_CHECKS = ['none', 'valid', 'invalid', 'throw', 'hang'] as const;
+
+export type ModelReply = (typeof MODEL_REPLIES)[number];
 
 export interface Combination {
   maxRetries: number;
@@ -47,17 +63,40 @@ export interface Combination {
   fallback: boolean;
   stall: false | { after: number; on: 'candidate-and-verdict' | 'verdict' };
   review: false | { beforeProceed: boolean; afterFailedValidation: boolean };
-  idempotent: { attempt: boolean; refine: boolean };
+  idempotent: { attempt: boolean; refine: boolean; fallback: boolean };
+  /** Scripted steps, or `modelSteps` over the AI SDK's mock model (then `attempt` is unused). */
+  steps: 'scripted' | 'model';
   attempt: (typeof ATTEMPT_MOVES)[number][];
   validate: (typeof VERDICTS)[number][];
   refine: (typeof REFINE_MOVES)[number][];
   fallbackMoves: (typeof FALLBACK_MOVES)[number][];
+  /** The model's replies, in turn (the last repeats); with `retryAfterMs` for a 429. */
+  model: { replies: ModelReply[]; retryAfterMs: number; withRefine: boolean };
+  attemptTimeoutMs: number | null;
+  stepTimeoutMs: number | null;
+  /** `short` 30 ms, `long` 5 s, `none` (null); forced `short` when a step could hang unbounded. */
+  deadline: 'short' | 'long' | 'none';
   answers: (typeof ANSWERS)[number][];
   abortAfterMs: number | null;
   host: (typeof HOSTS)[number];
-  /** The save (1-based) at which the process dies, for the stores; null: it never does. */
+  /** The save (1-based) at which the process dies, where a store is; null: it never does. */
   crashAtSave: number | null;
+  /** The pipeline host's plan and store; the agent host's request and router. */
+  pipeline: {
+    shape: 'single' | 'chain' | 'layer';
+    crossCheck: (typeof CROSS_CHECKS)[number];
+    checkpoint: boolean;
+    store: 'none' | (typeof STORES)[number];
+  };
+  agent: {
+    request: 'simple' | 'draft' | 'compare';
+    shape: 'routed' | 'single-shot' | 'loop';
+    /** The router's model check, asked every time: its answer, nonsense, or a call that hangs. */
+    check: 'none' | 'simple' | 'complex' | 'garbage' | 'hang';
+  };
 }
+
+const timeout = fc.option(fc.integer({ min: 4, max: 12 }), { nil: null, freq: 2 });
 
 export const combinationArbitrary: fc.Arbitrary<Combination> = fc.record({
   maxRetries: fc.integer({ min: 0, max: 3 }),
@@ -75,11 +114,20 @@ export const combinationArbitrary: fc.Arbitrary<Combination> = fc.record({
     fc.constant(false as const),
     fc.record({ beforeProceed: fc.boolean(), afterFailedValidation: fc.boolean() }),
   ),
-  idempotent: fc.record({ attempt: fc.boolean(), refine: fc.boolean() }),
+  idempotent: fc.record({ attempt: fc.boolean(), refine: fc.boolean(), fallback: fc.boolean() }),
+  steps: fc.constantFrom('scripted' as const, 'scripted' as const, 'model' as const),
   attempt: fc.array(fc.constantFrom(...ATTEMPT_MOVES), { minLength: 1, maxLength: 5 }),
   validate: fc.array(fc.constantFrom(...VERDICTS), { minLength: 1, maxLength: 4 }),
   refine: fc.array(fc.constantFrom(...REFINE_MOVES), { minLength: 1, maxLength: 3 }),
   fallbackMoves: fc.array(fc.constantFrom(...FALLBACK_MOVES), { minLength: 1, maxLength: 2 }),
+  model: fc.record({
+    replies: fc.array(fc.constantFrom(...MODEL_REPLIES), { minLength: 1, maxLength: 5 }),
+    retryAfterMs: fc.constantFrom(0, 2, 8),
+    withRefine: fc.boolean(),
+  }),
+  attemptTimeoutMs: timeout,
+  stepTimeoutMs: timeout,
+  deadline: fc.constantFrom('short' as const, 'short' as const, 'long' as const, 'none' as const),
   answers: fc.array(fc.constantFrom(...ANSWERS), { minLength: 1, maxLength: 6 }),
   abortAfterMs: fc.oneof(
     { weight: 4, arbitrary: fc.constant(null) },
@@ -87,160 +135,72 @@ export const combinationArbitrary: fc.Arbitrary<Combination> = fc.record({
   ),
   host: fc.constantFrom(...HOSTS),
   crashAtSave: fc.option(fc.integer({ min: 1, max: 8 }), { nil: null }),
+  pipeline: fc.record({
+    shape: fc.constantFrom('single' as const, 'chain' as const, 'layer' as const, 'layer' as const),
+    crossCheck: fc.constantFrom(...CROSS_CHECKS),
+    checkpoint: fc.boolean(),
+    store: fc.constantFrom('none' as const, ...STORES),
+  }),
+  agent: fc.record({
+    request: fc.constantFrom('simple' as const, 'draft' as const, 'compare' as const),
+    shape: fc.constantFrom('routed' as const, 'single-shot' as const, 'loop' as const),
+    check: fc.constantFrom(
+      'none' as const,
+      'simple' as const,
+      'complex' as const,
+      'garbage' as const,
+      'hang' as const,
+    ),
+  }),
 });
 
-/** A run's deadline: short where a step can hang (so the property stays fast), else out of reach. */
-export function deadlineOf(c: Combination): number {
-  const hangs =
-    c.attempt.includes('hang') ||
-    c.validate.includes('hang') ||
-    c.refine.includes('hang') ||
-    (c.fallback && c.fallbackMoves.includes('hang'));
-  return hangs ? 30 : 5000;
+export type Step = 'attempt' | 'validate' | 'refine' | 'fallback';
+
+/** True when the combination's `step` may never settle by itself. */
+export function canHang(c: Combination, step: Step): boolean {
+  switch (step) {
+    case 'attempt':
+      return c.steps === 'model' ? c.model.replies.includes('hang') : c.attempt.includes('hang');
+    case 'validate':
+      return c.validate.includes('hang');
+    case 'refine':
+      return hasRefine(c) && c.refine.includes('hang');
+    default:
+      return c.fallback && c.fallbackMoves.includes('hang');
+  }
 }
 
-/** What the steps did, counted across every process of one run (the outside world's view). */
-export interface Ledger {
-  /** Calls that may have acted, by `step:attempt:iteration`. */
-  effects: Map<string, number>;
-  /** Attempt numbers the attempt step was called with. */
-  attemptNumbers: Set<number>;
-  fallbackEffects: number;
-  calls: number;
+/** The scripted refine runs unless model steps reask through feedback alone. */
+export function hasRefine(c: Combination): boolean {
+  return c.steps === 'scripted' || c.model.withRefine;
 }
 
-export function newLedger(): Ledger {
-  return { effects: new Map(), attemptNumbers: new Set(), fallbackEffects: 0, calls: 0 };
+/** The step's own time limit (stepTimeoutMs defaults to attemptTimeoutMs), or null. */
+export function timeoutOf(c: Combination, step: Step): number | null {
+  return step === 'attempt' ? c.attemptTimeoutMs : (c.stepTimeoutMs ?? c.attemptTimeoutMs);
 }
 
-interface Ctx {
-  input: unknown;
-  attempt: number;
-  iteration: number;
-  answers: readonly unknown[];
-  signal: AbortSignal;
-}
+const STEPS: readonly Step[] = ['attempt', 'validate', 'refine', 'fallback'];
 
 /**
- * The scripted loop. Each step plays its moves in turn (the last repeats); a move that may have
- * acted (a success, an uncertain or unknown-effect failure, a hang) is written to the ledger.
+ * A run's deadline: 30 ms, 5 s or none, as generated; always 30 ms when a step could hang with no
+ * timeout of its own, since only the deadline can end that run (what `deadlineMs: null` loses).
  */
-export function scriptedConfig(c: Combination, ledger: Ledger): LoopConfig<unknown, unknown> {
-  const turn = { attempt: 0, validate: 0, refine: 0, fallback: 0 };
-  const next = <T>(moves: readonly T[], step: keyof typeof turn): T =>
-    moves[Math.min(turn[step]++, moves.length - 1)] as T;
-  const acted = (key: string) => ledger.effects.set(key, (ledger.effects.get(key) ?? 0) + 1);
-  const hang = (signal: AbortSignal) =>
-    new Promise<never>((_, reject) =>
-      signal.addEventListener('abort', () => reject(signal.reason)),
-    );
-  return {
-    maxRetries: c.maxRetries,
-    ...(c.maxAttempts === undefined ? {} : { maxAttempts: c.maxAttempts }),
-    ...(c.maxCost === undefined ? {} : { maxCost: c.maxCost }),
-    stall: c.stall,
-    review: c.review,
-    idempotent: c.idempotent,
-    deadlineMs: deadlineOf(c),
-    retryDelayMs: 1,
-    attempt: async (ctx: Ctx) => {
-      ledger.calls += 1;
-      ledger.attemptNumbers.add(ctx.attempt);
-      const key = `attempt:${ctx.attempt}`;
-      const move = next(c.attempt, 'attempt');
-      switch (move) {
-        case 'draft':
-          acted(key);
-          return { draft: ctx.attempt, answers: ctx.answers.length };
-        case 'same':
-          acted(key);
-          return { draft: 'same' };
-        case 'empty':
-          acted(key);
-          return emptyResult('nothing matches');
-        case 'ask':
-          acted(key);
-          return clarificationRequest({ question: 'Which year?', options: ['2025', '2026'] });
-        case 'costly':
-          acted(key);
-          return withCost({ draft: ctx.attempt }, 2);
-        case 'transientNone':
-          throw transientFailure('429', { effect: 'none', retryAfterMs: 1 });
-        case 'transientUnknown':
-          acted(key);
-          throw transientFailure('socket hang up', { effect: 'unknown', retryAfterMs: 1 });
-        case 'uncertain':
-          acted(key);
-          throw uncertainSideEffect('timed out after sending');
-        case 'permanent':
-          throw permanentFailure('404');
-        default:
-          acted(key);
-          return hang(ctx.signal);
-      }
-    },
-    validate: async (_candidate: unknown, ctx: Ctx) => {
-      ledger.calls += 1;
-      const move = next(c.validate, 'validate');
-      if (move === 'valid') return { valid: true };
-      if (move === 'correctable') {
-        return { valid: false, error: { severity: 'correctable', message: `fix ${ctx.attempt}` } };
-      }
-      if (move === 'same')
-        return { valid: false, error: { severity: 'correctable', message: 'same' } };
-      if (move === 'fundamental') {
-        return { valid: false, error: { severity: 'fundamental', message: 'wrong task' } };
-      }
-      if (move === 'hang') return hang(ctx.signal);
-      throw new Error('the judge crashed');
-    },
-    refine: async (ctx: Ctx) => {
-      ledger.calls += 1;
-      const move = next(c.refine, 'refine');
-      if (move === 'transientNone')
-        throw transientFailure('503', { effect: 'none', retryAfterMs: 1 });
-      if (move === 'throw') throw new Error('refine broke');
-      acted(`refine:${ctx.iteration}`);
-      if (move === 'hang') return hang(ctx.signal);
-      return { revised: ctx.iteration };
-    },
-    ...(c.fallback
-      ? {
-          fallback: async (ctx: Ctx) => {
-            ledger.calls += 1;
-            ledger.fallbackEffects += 1;
-            acted('fallback');
-            const move = next(c.fallbackMoves, 'fallback');
-            if (move === 'hang') return hang(ctx.signal);
-            if (move === 'throw') throw new Error('fallback broke');
-            return { template: true };
-          },
-        }
-      : {}),
-  } as LoopConfig<unknown, unknown>;
+export function deadlineOf(c: Combination): number | null {
+  const unbounded = STEPS.some((step) => canHang(c, step) && timeoutOf(c, step) === null);
+  if (unbounded || c.deadline === 'short') return 30;
+  return c.deadline === 'long' ? 5000 : null;
 }
 
-/** The event for a scripted answer to a pause (`bad` is malformed on purpose). */
-export function answerEvent(
-  answer: (typeof ANSWERS)[number],
-  pending: { kind: string } | undefined,
-): Record<string, unknown> {
-  if (answer === 'bad') return { type: 'review.modify' };
-  if (pending?.kind === 'clarification') {
-    return answer === 'abort'
-      ? { type: 'loop.abort', reason: 'the person left' }
-      : { type: 'clarification.answer', answer: '2025' };
-  }
-  switch (answer) {
-    case 'continue':
-      return { type: 'review.continue' };
-    case 'modifyCandidate':
-      return { type: 'review.modify', candidate: { edited: true } };
-    case 'modifyInput':
-      return { type: 'review.modify', input: 'edited input' };
-    case 'retry':
-      return { type: 'review.retry', feedback: 'shorter' };
-    default:
-      return { type: 'review.abort', reason: 'the reviewer stopped it' };
-  }
+export const RETRY_DELAY_MS = 1;
+/** A pipeline cross-check that does not answer within this fails (and pauses the pipeline). */
+export const CROSS_CHECK_TIMEOUT_MS = 15;
+/** An agent's model check that does not answer within this leaves the shape to the heuristic. */
+export const MODEL_CHECK_TIMEOUT_MS = 10;
+/** Tokens a model reply reports (input, output); a scripted `costly` attempt costs 2. */
+export const REPLY_TOKENS = [10, 5] as const;
+
+/** What one unit of `maxCost` is: 15 tokens for a model call, 1 for scripted steps. */
+export function costUnit(c: Combination): number {
+  return c.steps === 'model' ? REPLY_TOKENS[0] + REPLY_TOKENS[1] : 1;
 }

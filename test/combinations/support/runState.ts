@@ -1,0 +1,67 @@
+import type { LoopOutcome, RunEvent } from 'loopchart';
+
+/** What a host saw while it drove one combination, besides the outcome. */
+export interface RunState {
+  /** Processes that "died" (a save failed) and were resumed. */
+  crashes: number;
+  /** Malformed answers refused, each with the stored row unchanged. */
+  refusals: number;
+  /** Live stretches of the run: the first, and one after each answer or resume. */
+  segments: number;
+  /** Stage runs a person asked for again (`pipeline.retry`): their effects may repeat. */
+  reruns: number;
+  /** Time spent inside the store's calls (saves, loads), in ms. */
+  storeMs: number;
+  /** Calls into loopchart: each run, resume and refused answer. */
+  calls: number;
+  /** What `onEvent` delivered (plain and store hosts): outcome statuses, and `seq:decision` of each decision. */
+  events: { outcomes: string[]; decisions: string[] };
+  /** Promises a host checks itself (a pipeline's cross-check, an agent's shape), one line each. */
+  problems: string[];
+  /** The outcome is loopchart's stand-in for a stage whose loop never ended (a crash, an abort). */
+  standIn: boolean;
+  /** The bounds the loop ran under (an agent's single-shot has its own). */
+  maxAttempts: number;
+  maxRetries: number;
+}
+
+export function newRunState(maxAttempts: number, maxRetries: number): RunState {
+  return {
+    crashes: 0,
+    refusals: 0,
+    segments: 1,
+    reruns: 0,
+    storeMs: 0,
+    calls: 0,
+    events: { outcomes: [], decisions: [] },
+    problems: [],
+    standIn: false,
+    maxAttempts,
+    maxRetries,
+  };
+}
+
+/** An `onEvent` that records what the property checks: outcomes and decisions. */
+export function recorder(state: RunState) {
+  return (event: RunEvent) => {
+    if (event.type === 'outcome') state.events.outcomes.push(event.outcome.status);
+    if (event.type === 'decision')
+      state.events.decisions.push(`${event.entry.seq}:${event.entry.decision}`);
+  };
+}
+
+/** A loop outcome standing in for a stage that has none (aborted or cut short before its loop ended). */
+export function standIn(state: RunState, status: 'aborted', message: string): LoopOutcome {
+  state.standIn = true;
+  return {
+    status,
+    ok: false,
+    iterations: 0,
+    attempts: 0,
+    cost: 0,
+    rationale: message,
+    trace: [],
+    partial: undefined,
+    error: { kind: status, state: 'stage', attempts: 0, message },
+  };
+}
