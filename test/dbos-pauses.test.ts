@@ -208,4 +208,23 @@ describe.runIf(reachable)('loop runs on DBOS that wait', () => {
     expect(states.filter((state) => state === 'attempting')).toHaveLength(2);
     expect(states).toContain('refining');
   }, 60_000);
+
+  it('reads a run cancelled while it waited on its queue as aborted before it started', async () => {
+    const a = await start('cq');
+    // no process serves this queue, so the run stays enqueued until it is cancelled
+    await a.command('start', {
+      loop: 'side',
+      runId: 'cancel-queued',
+      input: { name: 'q', refines: 0 },
+      queue: 'nobody',
+    });
+    await a.command('cancel', { loop: 'side', runId: 'cancel-queued' });
+    const { outcome } = await a.command<{ outcome: LoopOutcome }>('outcome', {
+      loop: 'side',
+      runId: 'cancel-queued',
+    });
+    expect(outcome).toMatchObject({ status: 'aborted', attempts: 0, iterations: 0 });
+    expect(outcome.rationale).toMatch(/cancelled through DBOS before it started/);
+    expect(readJournals(bed.base, ['cq']).some((e) => e.runId === 'cancel-queued')).toBe(false);
+  }, 60_000);
 });

@@ -1,6 +1,8 @@
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { type AnyStateMachine, createActor, fromPromise, toPromise } from 'xstate';
+import type { LoopSettings } from '../config.js';
 import type { StepName } from '../failures.js';
+import { abortedBeforeStart } from '../machines/abortedBeforeStart.js';
 import type { LoopOutcome } from '../outcome.js';
 import type { AnswerMessage, PauseReader } from './driveInWorkflow.js';
 import { decode, type RecordedStep, startedMarker } from './journalledStep.js';
@@ -13,8 +15,11 @@ import { decode, type RecordedStep, startedMarker } from './journalledStep.js';
  */
 export async function cancelledOutcome<C>(
   runId: string,
-  machine: AnyStateMachine,
-  pauses: PauseReader,
+  {
+    machine,
+    settings,
+    pauses,
+  }: { machine: AnyStateMachine; settings: LoopSettings; pauses: PauseReader },
 ): Promise<LoopOutcome<C>> {
   const [status, journal] = await Promise.all([
     DBOS.getWorkflowStatus(runId),
@@ -22,6 +27,12 @@ export async function cancelledOutcome<C>(
   ]);
   const replay = new JournalReplay(journal);
   const startedAt = replay.take('loopchart.start')?.output as number | undefined;
+  const input = status?.input?.[0];
+  if (startedAt === undefined) {
+    // cancelled while it waited on its queue: no step ran, none counted
+    const reason = 'The run was cancelled through DBOS before it started.';
+    return abortedBeforeStart(settings, input, reason) as LoopOutcome<C>;
+  }
   const stepActor = (step: StepName) =>
     fromPromise<unknown>(async () => {
       const recorded = replay.takeStep(step);
@@ -42,9 +53,7 @@ export async function cancelledOutcome<C>(
       }),
     },
   });
-  const actor = createActor(replayed, {
-    input: { input: status?.input?.[0], ...(startedAt === undefined ? {} : { startedAt }) },
-  });
+  const actor = createActor(replayed, { input: { input, startedAt } });
   replay.onStop((reason) =>
     actor.send({ type: 'loop.abort', reason: `The run was cancelled through DBOS ${reason}.` }),
   );

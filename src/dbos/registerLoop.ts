@@ -90,7 +90,9 @@ export function registerLoop<I, C>(
     workflow,
     start: (input, start = {}) => DBOS.startWorkflow(workflow, start)(input),
     outcome: (runId) =>
-      outcomeOf<LoopOutcome<C>>(runId, (id) => cancelledOutcome<C>(id, machine, loopPauses)),
+      outcomeOf<LoopOutcome<C>>(runId, (id) =>
+        cancelledOutcome<C>(id, { machine, settings, pauses: loopPauses }),
+      ),
     pending: (runId) => pendingOf<PendingRequest>(runId),
     answer: async (runId, event, { pause } = {}) => {
       const current = await waitingPause<PendingRequest>(runId, pause);
