@@ -142,7 +142,10 @@ describe.runIf(reachable)('a diamond pipeline on DBOS', () => {
       status: 'aborted',
       ok: false,
       abortReason: 'the pipeline was cancelled through DBOS',
-      stages: { draft: { status: 'aborted', runs: 1 }, publish: { status: 'not_started' } },
+      stages: {
+        draft: { status: 'aborted', runs: 1, note: expect.stringMatching(/^aborted while paused/) },
+        publish: { status: 'not_started' },
+      },
     });
     const stage = await b.command<{ status: string | null }>('status', { runId: 'r2.draft.1' });
     expect(stage.status).toBe('CANCELLED');

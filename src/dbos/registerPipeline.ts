@@ -130,8 +130,7 @@ export function registerPipeline(plan: PipelinePlan, options: { name: string }):
     workflow,
     stages,
     start: (input, start = {}) => DBOS.startWorkflow(workflow, start)(input),
-    outcome: (runId) =>
-      outcomeOf<PipelineOutcome>(runId, (id) => cancelledPipeline(id, resolved, pausedStages)),
+    outcome: (runId) => outcomeOf<PipelineOutcome>(runId, (id) => cancelledPipeline(id, resolved)),
     pending: async (runId) => {
       const own = await pendingOf<PipelinePause>(runId);
       if (own) return own;
@@ -205,11 +204,7 @@ async function pausedStagesOf(runId: string, ids: readonly string[]) {
  * The `aborted` outcome of a pipeline that DBOS cancelled: each stage as its latest loop run
  * ended (a stage still running or waiting counts as aborted).
  */
-async function cancelledPipeline(
-  runId: string,
-  plan: ResolvedPlan,
-  pausedStages: (runId: string) => Promise<Map<string, PausedStage>>,
-): Promise<PipelineOutcome> {
+async function cancelledPipeline(runId: string, plan: ResolvedPlan): Promise<PipelineOutcome> {
   const status = await DBOS.getWorkflowStatus(runId);
   const abortReason = 'the pipeline was cancelled through DBOS';
   let context = {
@@ -217,7 +212,6 @@ async function cancelledPipeline(
     abortReason,
   };
   const children = await DBOS.listWorkflows({ parentWorkflowID: runId, loadInput: false });
-  const waiting = await pausedStages(runId);
   for (const id of Object.keys(plan.stages)) {
     const runs = children.filter((c) => c.workflowID.startsWith(`${runId}.${id}.`));
     const latest = runs.at(-1);
@@ -227,7 +221,9 @@ async function cancelledPipeline(
     if (latest.status === 'SUCCESS') {
       context = { ...context, ...recordOutcome(context, id, latest.output as LoopOutcome) };
     } else {
-      const note = waiting.has(id) ? 'aborted while paused' : 'aborted while running';
+      // a stage loop that waited for a person still publishes its question
+      const asked = await pendingOf<PendingRequest>(latest.workflowID);
+      const note = asked ? 'aborted while paused' : 'aborted while running';
       context.stages[id] = { ...stage, status: 'aborted', note: `${note}: ${abortReason}` };
     }
   }
