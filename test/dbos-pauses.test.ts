@@ -157,6 +157,33 @@ describe.runIf(reachable)('loop runs on DBOS that wait', () => {
     expect(endedAfter).toBeLessThan(DEADLINE_MS + 1500);
   }, 60_000);
 
+  it('replays a finished retry wait as it went, even when the recovery comes after the deadline', async () => {
+    const victim = await start('rh');
+    await victim.command('start', {
+      loop: 'retryThenHang',
+      runId: 'retry-hang',
+      input: { name: 'h', refines: 0 },
+    });
+    // the retry wait (1 s) ended before the 3 s deadline and attempt 2 began: kill it there
+    await until(
+      () => readJournals(bed.base, ['rh']).find((e) => e.runId === 'retry-hang' && e.attempt === 2),
+      10_000,
+    );
+    await victim.kill();
+    await sleep(2500);
+    const restarted = await start('rh');
+    const { outcome } = await restarted.command<{ outcome: LoopOutcome }>('outcome', {
+      loop: 'retryThenHang',
+      runId: 'retry-hang',
+    });
+    // attempt 2 was in flight at the kill and is not idempotent; the wait is not re-decided
+    expect(outcome).toMatchObject({
+      status: 'unknown_outcome',
+      attempts: 2,
+      error: { cause: { step: 'attempt' } },
+    });
+  }, 60_000);
+
   it('ends a run cancelled through DBOS as aborted, with the attempt it was in', async () => {
     const [a, b] = [await start('ca'), await start('cb')];
     await a.command('start', { loop: 'slow', runId: 'cancel-1', input: { name: 'c', refines: 0 } });

@@ -5,7 +5,7 @@ import type { StepName } from '../failures.js';
 import { abortedBeforeStart } from '../machines/abortedBeforeStart.js';
 import type { LoopOutcome } from '../outcome.js';
 import type { AnswerMessage, PauseReader } from './driveInWorkflow.js';
-import { decode, type RecordedStep, startedMarker } from './journalledStep.js';
+import { decode, RETRY_WAIT, type RecordedStep, startedMarker } from './journalledStep.js';
 
 /**
  * The `aborted` outcome of a loop workflow that DBOS cancelled. A cancelled workflow records no
@@ -46,10 +46,11 @@ export async function cancelledOutcome<C>(
       refine: stepActor('refine'),
       fallback: stepActor('fallback'),
       retryDelay: fromPromise(async () => {
-        if (!replay.take('DBOS.sleep') || replay.done) {
+        const plan = replay.take(RETRY_WAIT)?.output as { deadline: boolean } | undefined;
+        if (!plan || !replay.take('DBOS.sleep') || replay.done) {
           return replay.stop('while it waited to retry');
         }
-        return { deadline: false };
+        return { deadline: plan.deadline };
       }),
     },
   });

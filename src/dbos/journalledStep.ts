@@ -24,6 +24,9 @@ export type RecordedStep =
   | { ok: true; value: unknown; shape: 'value' | 'empty' | 'clarification'; cost?: number }
   | { ok: false; failure: FailureRecord };
 
+/** The journalled decision of a retry wait: `{ deadline, wakeAt }`. */
+export const RETRY_WAIT = 'loopchart.retryWait';
+
 /** The name of the marker step journalled before a non-idempotent step that follows a wait. */
 export const startedMarker = (step: StepName) => `${step}.started`;
 

@@ -21,7 +21,7 @@ import {
   PENDING_EVENT,
   type PublishedPause,
 } from './driveInWorkflow.js';
-import { journalledStepActor } from './journalledStep.js';
+import { journalledStepActor, RETRY_WAIT } from './journalledStep.js';
 
 /** Where and how to start a run: DBOS's own `workflowID` (the run id) and `queueName`. */
 export interface DbosStartOptions {
@@ -163,19 +163,31 @@ function loopWorkflow<I, C>(machine: AnyStateMachine) {
 }
 
 /**
- * The retry wait as `DBOS.sleep`: after a recovery it sleeps only until the recorded wake-up, and
- * no longer than the run's deadline (then the loop ends `ceiling_stop`, as in `runLoop`).
+ * The retry wait as `DBOS.sleep`: when it ends and whether the run's deadline cuts it short are
+ * journalled first, so a replay (after a recovery, however late) takes the decision the run took;
+ * a recovered run sleeps only until the recorded wake-up, and a wait the deadline cuts short ends
+ * the loop `ceiling_stop`, as in `runLoop`.
  */
 const durableRetryWait = fromPromise<
   { deadline: boolean },
   { until: number; deadlineAt?: number | null }
 >(async ({ input }) => {
-  const deadline = input.deadlineAt != null && input.deadlineAt < input.until;
-  const wakeAt = deadline ? (input.deadlineAt as number) : input.until;
   const engine = EngineLink.current();
-  await engine.call(() => DBOS.sleep(Math.max(0, wakeAt - Date.now())));
+  let ranNow = false;
+  const plan = await engine.call(() =>
+    DBOS.runStep(
+      async () => {
+        ranNow = true;
+        const deadline = input.deadlineAt != null && input.deadlineAt < input.until;
+        return { deadline, wakeAt: deadline ? (input.deadlineAt as number) : input.until };
+      },
+      { name: RETRY_WAIT, retriesAllowed: false },
+    ),
+  );
+  engine.stepDone(ranNow);
+  await engine.call(() => DBOS.sleep(Math.max(0, plan.wakeAt - Date.now())));
   engine.waited();
-  return { deadline };
+  return { deadline: plan.deadline };
 });
 
 /** Waits for a loop or pipeline workflow's outcome; `cancelled` reads a cancelled one. */

@@ -96,6 +96,25 @@ const loops = {
     },
     { name: 'deadlined' },
   ),
+  retryThenHang: registerLoop(
+    {
+      attempt: async (ctx) => {
+        journal({
+          type: 'effect',
+          loop: 'retryThenHang',
+          runId: DBOS.workflowID,
+          attempt: ctx.attempt,
+        });
+        if (ctx.attempt === 1)
+          throw transientFailure('busy', { effect: 'none', retryAfterMs: 1000 });
+        await sleep(60_000, ctx.signal);
+        return 'late';
+      },
+      validate,
+      deadlineMs: 3000,
+    },
+    { name: 'retryThenHang' },
+  ),
   slow: registerLoop(
     {
       attempt: async (ctx) => {
