@@ -184,6 +184,44 @@ describe.runIf(reachable)('loop runs on DBOS that wait', () => {
     });
   }, 60_000);
 
+  it("keeps crediting a review's time to the deadline after a recovery", async () => {
+    const victim = await start('rd');
+    await victim.command('start', {
+      loop: 'reviewedDeadline',
+      runId: 'review-deadline',
+      input: { name: 'r', refines: 0 },
+    });
+    await until(async () => {
+      const read = await victim.command<{ pending: unknown }>('pending', {
+        loop: 'reviewedDeadline',
+        runId: 'review-deadline',
+      });
+      return read.pending ?? undefined;
+    });
+    await sleep(DEADLINE_MS + 500); // the review outlasts the whole deadline: it does not count
+    const answeredAt = Date.now();
+    await victim.command('answer', {
+      loop: 'reviewedDeadline',
+      runId: 'review-deadline',
+      event: { type: 'review.retry' },
+    });
+    await until(() =>
+      readJournals(bed.base, ['rd']).find((e) => e.runId === 'review-deadline' && e.attempt === 2),
+    );
+    await sleep(1000);
+    await victim.kill();
+    const restarted = await start('rd');
+    const { outcome } = await restarted.command<{ outcome: LoopOutcome }>('outcome', {
+      loop: 'reviewedDeadline',
+      runId: 'review-deadline',
+    });
+    const endedAfterAnswer = Date.now() - answeredAt;
+    // attempt 2 ran again after the recovery and had the deadline's rest: ~4 s after the answer
+    expect(outcome).toMatchObject({ status: 'ceiling_stop', error: { cap: 'deadlineMs' } });
+    expect(endedAfterAnswer).toBeGreaterThanOrEqual(DEADLINE_MS - 700);
+    expect(endedAfterAnswer).toBeLessThan(DEADLINE_MS + 1500);
+  }, 60_000);
+
   it('ends a run cancelled through DBOS as aborted, with the attempt it was in', async () => {
     const [a, b] = [await start('ca'), await start('cb')];
     await a.command('start', { loop: 'slow', runId: 'cancel-1', input: { name: 'c', refines: 0 } });

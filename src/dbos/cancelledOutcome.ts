@@ -4,7 +4,7 @@ import type { LoopSettings } from '../config.js';
 import type { StepName } from '../failures.js';
 import { abortedBeforeStart } from '../machines/abortedBeforeStart.js';
 import type { LoopOutcome } from '../outcome.js';
-import type { AnswerMessage, PauseReader } from './driveInWorkflow.js';
+import { ANSWERED_AT, type AnswerMessage, PAUSED_AT, type PauseReader } from './driveInWorkflow.js';
 import { decode, RETRY_WAIT, type RecordedStep, startedMarker } from './journalledStep.js';
 
 /**
@@ -109,12 +109,12 @@ class JournalReplay {
     can: (event: unknown) => boolean,
   ): Promise<{ type: string } | undefined> {
     const pause = ++this.#pause;
-    if (!this.take('DBOS.setEvent')) return undefined;
+    if (!this.take(PAUSED_AT) || !this.take('DBOS.setEvent')) return undefined;
     for (let recv = this.take('DBOS.recv'); recv; recv = this.take('DBOS.recv')) {
       const message = recv.output as AnswerMessage | null;
       if (!message || (message.pause !== undefined && message.pause !== pause)) continue;
       if (!(await reader.accepts(message.event, pending)) || !can(message.event)) continue;
-      return this.take('DBOS.setEvent') ? message.event : undefined;
+      return this.take(ANSWERED_AT) && this.take('DBOS.setEvent') ? message.event : undefined;
     }
     return undefined;
   }

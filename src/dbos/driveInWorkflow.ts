@@ -82,7 +82,48 @@ export class EngineLink {
   waited(): void {
     this.#last = 'wait';
   }
+
+  #thawAt: number | undefined;
+
+  /**
+   * When the deadline starts counting again after the pause being answered now: when this
+   * execution reached the pause plus how long the pause lasted when it happened (both journalled
+   * or read in order), so a replay credits the run the time its person took. Undefined otherwise.
+   */
+  get thawAt(): number | undefined {
+    return this.#thawAt;
+  }
+
+  /** Runs `send` (the answer) with the pause's journalled duration as `thawAt`. */
+  answering(seenAt: number, pausedForMs: number, send: () => void): void {
+    this.#thawAt = seenAt + Math.max(0, pausedForMs);
+    try {
+      send();
+    } finally {
+      this.#thawAt = undefined;
+    }
+  }
 }
+
+/** `Date.now()` as a journalled step named `name`: a replay reads the time the run first took. */
+export async function journalledNow(engine: EngineLink, name: string): Promise<number> {
+  let ranNow = false;
+  const now = await engine.call(() =>
+    DBOS.runStep(
+      async () => {
+        ranNow = true;
+        return Date.now();
+      },
+      { name, retriesAllowed: false },
+    ),
+  );
+  engine.stepDone(ranNow);
+  return now;
+}
+
+/** The journalled times around a pause: when it began and when its answer was taken. */
+export const PAUSED_AT = 'loopchart.pausedAt';
+export const ANSWERED_AT = 'loopchart.answeredAt';
 
 /**
  * Runs a machine inside the current DBOS workflow to its final state and returns its output.
@@ -112,19 +153,22 @@ function drive<O>(
   let waiting = false;
   return new Promise<O>((resolve, reject) => {
     const waitForAnswer = async (snapshot: SnapshotFrom<AnyStateMachine>) => {
+      const seenAt = Date.now();
       const pause = ++pauses;
       const state = stateName(snapshot.value);
       const pending = reader.pendingOf(snapshot);
+      const pausedAt = await journalledNow(engine, PAUSED_AT);
       await DBOS.setEvent<PublishedPause>(PENDING_EVENT, { pause, state, pending });
       for (;;) {
         const message = await DBOS.recv<AnswerMessage>(ANSWER_TOPIC, RECV_SECONDS);
         if (!message || (message.pause !== undefined && message.pause !== pause)) continue;
         if (!(await reader.accepts(message.event, pending))) continue;
         if (!actor.getSnapshot().can(message.event as never)) continue;
+        const answeredAt = await journalledNow(engine, ANSWERED_AT);
         await DBOS.setEvent(PENDING_EVENT, null);
         engine.waited();
         waiting = false;
-        actor.send(message.event as never);
+        engine.answering(seenAt, answeredAt - pausedAt, () => actor.send(message.event as never));
         return;
       }
     };

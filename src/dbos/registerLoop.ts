@@ -4,6 +4,7 @@ import { checkAnswer } from '../answers/checkAnswer.js';
 import { type LoopConfig, resolveConfig } from '../config.js';
 import type { StepName } from '../failures.js';
 import { LoopConfigError } from '../LoopConfigError.js';
+import { replayedPauseDeadline } from '../machines/loopActions.js';
 import type { PendingRequest } from '../machines/loopContext.js';
 import type { LoopEvent } from '../machines/loopEvents.js';
 import { createLoopMachine } from '../machines/loopMachine.js';
@@ -17,6 +18,7 @@ import {
   type AnswerMessage,
   driveInWorkflow,
   EngineLink,
+  journalledNow,
   type PauseReader,
   PENDING_EVENT,
   type PublishedPause,
@@ -138,6 +140,7 @@ function dbosLoopMachine<I, C>(
       fallback: journalled('fallback'),
       retryDelay: durableRetryWait,
     },
+    actions: replayedPauseDeadline(() => EngineLink.current().thawAt ?? Date.now()),
   });
 }
 
@@ -146,17 +149,7 @@ function loopWorkflow<I, C>(machine: AnyStateMachine) {
   return (input: I) => {
     const engine = new EngineLink();
     return engine.within(async () => {
-      let ranNow = false;
-      const startedAt = await engine.call(() =>
-        DBOS.runStep(
-          async () => {
-            ranNow = true;
-            return Date.now();
-          },
-          { name: 'loopchart.start', retriesAllowed: false },
-        ),
-      );
-      engine.stepDone(ranNow);
+      const startedAt = await journalledNow(engine, 'loopchart.start');
       return driveInWorkflow<LoopOutcome<C>>(machine, { input, startedAt }, loopPauses, engine);
     });
   };

@@ -22,10 +22,17 @@ export function startDeadline(deadlineMs: number | null, now = Date.now()): Dead
   return { deadlineAt: deadlineMs === null ? null : now + deadlineMs, deadlineLeftMs: null };
 }
 
-/** Entering a pause for a person: the clock stops, the time left is kept. */
-export function freezeDeadline<L extends DeadlineLedger>(ledger: L, now = Date.now()): L {
+/**
+ * Entering a pause for a person: the clock stops, the time left is kept (never below `floor`; an
+ * engine that replays a pause late keeps the overrun, which the pause's journalled length repays).
+ */
+export function freezeDeadline<L extends DeadlineLedger>(
+  ledger: L,
+  now = Date.now(),
+  floor = 0,
+): L {
   if (ledger.deadlineAt === null) return ledger;
-  return { ...ledger, deadlineAt: null, deadlineLeftMs: Math.max(0, ledger.deadlineAt - now) };
+  return { ...ledger, deadlineAt: null, deadlineLeftMs: Math.max(floor, ledger.deadlineAt - now) };
 }
 
 /** Leaving a pause: the clock runs again with the time that was left. */

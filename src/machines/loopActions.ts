@@ -77,3 +77,15 @@ export const loopActions = {
       : {}),
   })),
 };
+
+/**
+ * The pause's deadline actions for an engine that replays: the freeze keeps an overrun (a replay
+ * reaches the pause late), and the thaw counts from `thawAt()`, the engine's time for the answer
+ * (when it reached the pause plus the pause's journalled length), so the run keeps the time left.
+ */
+export const replayedPauseDeadline = (thawAt: () => number) => ({
+  freezeDeadline: act(({ context }: Args) => ({
+    ledger: freezeDeadline(context.ledger, Date.now(), Number.NEGATIVE_INFINITY),
+  })),
+  thawDeadline: act(({ context }: Args) => ({ ledger: thawDeadline(context.ledger, thawAt()) })),
+});

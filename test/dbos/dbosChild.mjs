@@ -115,6 +115,25 @@ const loops = {
     },
     { name: 'retryThenHang' },
   ),
+  reviewedDeadline: registerLoop(
+    {
+      attempt: async (ctx) => {
+        journal({
+          type: 'effect',
+          loop: 'reviewedDeadline',
+          runId: DBOS.workflowID,
+          attempt: ctx.attempt,
+        });
+        if (ctx.attempt >= 2) await sleep(60_000, ctx.signal);
+        return `draft ${ctx.attempt}`;
+      },
+      validate: () => ({ valid: true }),
+      review: { beforeProceed: true },
+      idempotent: { attempt: true },
+      deadlineMs: Number(process.env.DEADLINE_MS ?? 4000),
+    },
+    { name: 'reviewedDeadline' },
+  ),
   slow: registerLoop(
     {
       attempt: async (ctx) => {
