@@ -105,21 +105,32 @@ export class EngineLink {
   }
 }
 
-/** `Date.now()` as a journalled step named `name`: a replay reads the time the run first took. */
-export async function journalledNow(engine: EngineLink, name: string): Promise<number> {
+/**
+ * Runs `work` as a DBOS step named `name` (retries off) through `engine`, and records whether its
+ * body ran in this execution or DBOS replayed its output (`engine.last`).
+ */
+export async function journalled<T>(
+  engine: EngineLink,
+  name: string,
+  work: () => T | Promise<T>,
+): Promise<T> {
   let ranNow = false;
-  const now = await engine.call(() =>
+  const result = await engine.call(() =>
     DBOS.runStep(
       async () => {
         ranNow = true;
-        return Date.now();
+        return work();
       },
       { name, retriesAllowed: false },
     ),
   );
   engine.stepDone(ranNow);
-  return now;
+  return result;
 }
+
+/** `Date.now()` as a journalled step named `name`: a replay reads the time the run first took. */
+export const journalledNow = (engine: EngineLink, name: string) =>
+  journalled(engine, name, () => Date.now());
 
 /** The journalled times around a pause: when it began and when its answer was taken. */
 export const PAUSED_AT = 'loopchart.pausedAt';

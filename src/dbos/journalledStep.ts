@@ -17,7 +17,7 @@ import {
   readStepResult,
   withCost,
 } from '../stepResults.js';
-import { EngineLink } from './driveInWorkflow.js';
+import { EngineLink, journalled } from './driveInWorkflow.js';
 
 /** What DBOS records for one loop step: JSON only, so a replay returns exactly what the step did. */
 export type RecordedStep =
@@ -48,39 +48,21 @@ export function journalledStepActor(step: StepName, steps: RunSteps, settings: L
   const idempotent = isIdempotent(step, steps, settings);
   return fromPromise<unknown, StepInput>(async ({ input, signal }) => {
     const engine = EngineLink.current();
-    let before = engine.last;
-    if (!idempotent && (before === 'wait' || before === 'none')) {
-      let markedNow = false;
-      await engine.call(() =>
-        DBOS.runStep(
-          async () => {
-            markedNow = true;
-            return true;
-          },
-          { name: startedMarker(step), retriesAllowed: false },
-        ),
-      );
-      before = markedNow ? 'ran' : 'replayed';
+    if (!idempotent && (engine.last === 'wait' || engine.last === 'none')) {
+      await journalled(engine, startedMarker(step), () => true);
     }
-    let ranNow = false;
-    const recorded = await engine.call(() =>
-      DBOS.runStep(
-        async (): Promise<RecordedStep> => {
-          ranNow = true;
-          if (!idempotent && before === 'replayed') return { ok: false, failure: inFlight(step) };
-          const within = stepSignal(signal);
-          try {
-            return encode(await runOneStep(step, () => steps, settings, input, within.signal));
-          } catch (failure) {
-            return { ok: false, failure: failure as FailureRecord };
-          } finally {
-            within.release();
-          }
-        },
-        { name: step, retriesAllowed: false },
-      ),
-    );
-    engine.stepDone(ranNow);
+    const before = engine.last;
+    const recorded = await journalled(engine, step, async (): Promise<RecordedStep> => {
+      if (!idempotent && before === 'replayed') return { ok: false, failure: inFlight(step) };
+      const within = stepSignal(signal);
+      try {
+        return encode(await runOneStep(step, () => steps, settings, input, within.signal));
+      } catch (failure) {
+        return { ok: false, failure: failure as FailureRecord };
+      } finally {
+        within.release();
+      }
+    });
     return decode(recorded);
   });
 }

@@ -18,6 +18,7 @@ import {
   type AnswerMessage,
   driveInWorkflow,
   EngineLink,
+  journalled,
   journalledNow,
   type PauseReader,
   PENDING_EVENT,
@@ -166,18 +167,10 @@ const durableRetryWait = fromPromise<
   { until: number; deadlineAt?: number | null }
 >(async ({ input }) => {
   const engine = EngineLink.current();
-  let ranNow = false;
-  const plan = await engine.call(() =>
-    DBOS.runStep(
-      async () => {
-        ranNow = true;
-        const deadline = input.deadlineAt != null && input.deadlineAt < input.until;
-        return { deadline, wakeAt: deadline ? (input.deadlineAt as number) : input.until };
-      },
-      { name: RETRY_WAIT, retriesAllowed: false },
-    ),
-  );
-  engine.stepDone(ranNow);
+  const plan = await journalled(engine, RETRY_WAIT, () => {
+    const deadline = input.deadlineAt != null && input.deadlineAt < input.until;
+    return { deadline, wakeAt: deadline ? (input.deadlineAt as number) : input.until };
+  });
   await engine.call(() => DBOS.sleep(Math.max(0, plan.wakeAt - Date.now())));
   engine.waited();
   return { deadline: plan.deadline };
