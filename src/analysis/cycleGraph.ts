@@ -6,6 +6,7 @@ import type { CycleCheckOptions } from './findUnboundedCycles.js';
 import { LeafIndex } from './LeafIndex.js';
 import { type GraphEdge, type GraphNode, readMachine } from './machineGraph.js';
 import { type ContextWrite, type ResetGate, resetGates } from './resetGates.js';
+import { selfSentEvents } from './selfSentEvents.js';
 import { contextReads } from './visibleGuardParts.js';
 
 /** How a transition is set off: 0 by the machine itself, 1 by an actor that may relay a person, 2 from outside. */
@@ -73,47 +74,11 @@ export function cycleGraph(machine: AnyStateMachine, options: CycleCheckOptions)
     [...raw].map(([id, node]) => [id, actionEffects(node.exit ?? [], actions)]),
   );
 
-  // Events the machine sends itself: later (anywhere), or at once (where the raising transition lands).
-  const anywhere = new Set<string>();
-  let any = false;
-  const spawned = new Set<string>();
-  const located = new Map<number, Set<string>>();
-  const pending = (leaf: number) => {
-    const events = located.get(leaf) ?? new Set<string>();
-    located.set(leaf, events);
-    return events;
-  };
-  // A raised event reaches every region of the parallel states the raising leaf is in; it is counted
-  // there only when the raising transition is automated itself (a timer, an invoke, an always).
-  const withRegions = (at: number[]) => {
-    const out = new Set(at);
-    for (const leaf of at) {
-      for (const node of leaves.lineage(leaves.ids[leaf] ?? '')) {
-        if (node.type === 'parallel')
-          for (const id of leaves.leavesUnder(node.id)) out.add(leaves.indexOf(id) as number);
-      }
-    }
-    return out;
-  };
-  const gather = (effects: ActionEffects, at: () => number[], exiting = false, spreads = false) => {
-    for (const event of effects.sendsSelf) anywhere.add(event);
-    for (const src of effects.spawns) spawned.add(src);
-    any ||= effects.sendsAny;
-    if (effects.raises.size === 0) return;
-    if (exiting) for (const event of effects.raises) anywhere.add(event);
-    else
-      for (const leaf of spreads ? withRegions(at()) : at())
-        for (const event of effects.raises) pending(leaf).add(event);
-  };
-  for (const [id, effects] of entries)
-    gather(effects, () => leaves.leavesUnder(id).map(indexIn(leaves)));
-  for (const effects of exits.values()) gather(effects, () => [], true);
-  for (const edge of edges) {
-    const automated = edge.kind !== 'event' || edge.event.startsWith('xstate.');
-    const landing = () => (edge.targetless ? leaves.sourcesOf(edge) : leaves.entered(edge.target));
-    gather(edgeEffects(edge), landing, false, automated);
-  }
-  closeOverAlways(located, pending, edges, leaves);
+  const { anywhere, any, spawned, located } = selfSentEvents(leaves, edges, {
+    entries,
+    exits,
+    edgeEffects,
+  });
 
   const mode = (name: string, src: string, traits: ActorTraits): Actor['mode'] =>
     options.actors?.[name] ?? options.actors?.[src] ?? (traits.ticks ? 'automated' : 'ambiguous');
@@ -269,35 +234,6 @@ export function cycleGraph(machine: AnyStateMachine, options: CycleCheckOptions)
     return out;
   };
   return { leaves, n, hops, assigning, writesAt, children };
-}
-
-const indexIn = (leaves: LeafIndex) => (id: string) => leaves.indexOf(id) as number;
-
-/** An event raised on the way into a leaf is still pending in every leaf its `always` moves lead to. */
-function closeOverAlways(
-  located: Map<number, Set<string>>,
-  pending: (leaf: number) => Set<string>,
-  edges: readonly GraphEdge[],
-  leaves: LeafIndex,
-): void {
-  if (located.size === 0) return;
-  const next = new Map<number, number[]>();
-  for (const edge of edges) {
-    if (edge.kind !== 'always' || edge.targetless) continue;
-    const targets = leaves.entered(edge.target);
-    for (const from of leaves.sourcesOf(edge))
-      next.set(from, [...(next.get(from) ?? []), ...targets]);
-  }
-  const queue = [...located.keys()];
-  for (let leaf = queue.pop(); leaf !== undefined; leaf = queue.pop()) {
-    const events = located.get(leaf) as Set<string>;
-    for (const to of next.get(leaf) ?? []) {
-      const into = pending(to);
-      const before = into.size;
-      for (const event of events) into.add(event);
-      if (into.size > before) queue.push(to);
-    }
-  }
 }
 
 /**
