@@ -117,7 +117,7 @@ const loopPauses: PauseReader = {
 };
 
 /** True when `check` does not throw. */
-export function accepted(check: () => unknown): boolean {
+function accepted(check: () => unknown): boolean {
   try {
     check();
     return true;

@@ -178,6 +178,22 @@ export function registerPipeline(plan: PipelinePlan, options: { name: string }):
   };
 }
 
+/** A stage's loop runs among a pipeline run's child workflows (`<runId>.<stage>.<n>`), by `n`. */
+function runsOfStage<W extends { workflowID: string }>(
+  children: W[],
+  runId: string,
+  stage: string,
+) {
+  const prefix = `${runId}.${stage}.`;
+  const numberOf = (child: W) =>
+    child.workflowID.startsWith(prefix)
+      ? Number(child.workflowID.slice(prefix.length))
+      : Number.NaN;
+  return children
+    .filter((child) => Number.isInteger(numberOf(child)))
+    .sort((a, b) => numberOf(a) - numberOf(b));
+}
+
 interface PausedStage {
   runId: string;
   pause: PublishedPause<PendingRequest>;
@@ -193,7 +209,7 @@ async function pausedStagesOf(runId: string, ids: readonly string[]) {
   });
   const paused = new Map<string, PausedStage>();
   for (const id of ids) {
-    const child = children.find((c) => c.workflowID.startsWith(`${runId}.${id}.`));
+    const child = runsOfStage(children, runId, id).at(-1);
     const pause = child && (await pendingOf<PendingRequest>(child.workflowID));
     if (child && pause) paused.set(id, { runId: child.workflowID, pause });
   }
@@ -213,7 +229,7 @@ async function cancelledPipeline(runId: string, plan: ResolvedPlan): Promise<Pip
   };
   const children = await DBOS.listWorkflows({ parentWorkflowID: runId, loadInput: false });
   for (const id of Object.keys(plan.stages)) {
-    const runs = children.filter((c) => c.workflowID.startsWith(`${runId}.${id}.`));
+    const runs = runsOfStage(children, runId, id);
     const latest = runs.at(-1);
     if (!latest) continue;
     const stage = { ...(context.stages[id] as StageReport), runs: runs.length };
@@ -224,7 +240,8 @@ async function cancelledPipeline(runId: string, plan: ResolvedPlan): Promise<Pip
       // a stage loop that waited for a person still publishes its question
       const asked = await pendingOf<PendingRequest>(latest.workflowID);
       const note = asked ? 'aborted while paused' : 'aborted while running';
-      context.stages[id] = { ...stage, status: 'aborted', note: `${note}: ${abortReason}` };
+      const aborted: StageReport = { ...stage, status: 'aborted', note: `${note}: ${abortReason}` };
+      context = { ...context, stages: { ...context.stages, [id]: aborted } };
     }
   }
   return buildPipelineOutcome('aborted', context);
