@@ -74,7 +74,12 @@ export function cycleGraph(machine: AnyStateMachine, options: CycleCheckOptions)
     [...raw].map(([id, node]) => [id, actionEffects(node.exit ?? [], actions)]),
   );
 
-  const { anywhere, any, spawned, located } = selfSentEvents(leaves, edges, {
+  const {
+    anywhere,
+    anyEvent: any,
+    spawned,
+    located,
+  } = selfSentEvents(leaves, edges, {
     entries,
     exits,
     edgeEffects,

@@ -7,7 +7,7 @@ export interface SelfSentEvents {
   /** Sent later (a delayed `raise`, `sendTo(self)`) or on exit: pending anywhere. */
   anywhere: Set<string>;
   /** Some action sends itself an event it names at run time: any event may be self-sent. */
-  any: boolean;
+  anyEvent: boolean;
   /** The actors spawned by some action. */
   spawned: Set<string>;
   /** Raised at once: pending in the leaves the raising transition lands in, by leaf. */
@@ -68,7 +68,7 @@ export function selfSentEvents(
     gather(edgeEffects(edge), landing, false, automated);
   }
   closeOverAlways(located, pending, edges, leaves);
-  return { anywhere, any, spawned, located };
+  return { anywhere, anyEvent: any, spawned, located };
 }
 
 const indexIn = (leaves: LeafIndex) => (id: string) => leaves.indexOf(id) as number;
