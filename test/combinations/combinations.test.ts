@@ -20,9 +20,13 @@ import { type CombinationRun, runCombination } from './support/runCombination.js
 import { usePostgres } from './support/stores.js';
 
 const NUM_RUNS = Number(process.env.COMBINATION_RUNS ?? 1000);
-// COMBINATION_SEED=<seed printed by a failure> replays that run of the generator
-const SEED =
-  process.env.COMBINATION_SEED === undefined ? {} : { seed: Number(process.env.COMBINATION_SEED) };
+// COMBINATION_SEED=<seed> (and COMBINATION_PATH=<path>) printed by a failure replay that run
+const SEED = {
+  ...(process.env.COMBINATION_SEED === undefined ? {} : { seed: Number(process.env.COMBINATION_SEED) }),
+  ...(process.env.COMBINATION_PATH === undefined ? {} : { path: process.env.COMBINATION_PATH }),
+};
+// what the generator reaches is checked over a full run, not a replay of one failure
+const FULL = NUM_RUNS >= 1000 && process.env.COMBINATION_PATH === undefined;
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);
 process.on('unhandledRejection', onUnhandled);
@@ -148,7 +152,7 @@ describe('features combined', () => {
     expect(figures.stalls.length).toBeLessThanOrEqual(Math.ceil(NUM_RUNS / 50));
     // the generator reaches what it claims to: crashes, refusals, deadline stops, every host
     expect(figures.runs).toBe(NUM_RUNS);
-    if (NUM_RUNS >= 1000) {
+    if (FULL) {
       expect(figures.crashes).toBeGreaterThan(20);
       expect(figures.refusals).toBeGreaterThan(20);
       expect(figures.deadlineStops).toBeGreaterThan(20);
@@ -174,14 +178,14 @@ describe('features combined', () => {
     );
     console.log(figures.line('killed and resumed'));
     expect(figures.stalls.length).toBeLessThanOrEqual(Math.ceil(NUM_RUNS / 50));
-    if (NUM_RUNS >= 1000) {
+    if (FULL) {
       expect(figures.crashes).toBeGreaterThan(NUM_RUNS / 3);
       expect(figures.has('pipeline crashes')).toBeGreaterThan(NUM_RUNS / 20);
     }
   }, 600_000);
 
   it('reached, across both, every outcome of model steps and every kind of cross-check', () => {
-    if (NUM_RUNS < 1000) return;
+    if (!FULL) return;
     const reached = (what: string) => both.reduce((sum, figures) => sum + figures.has(what), 0);
     for (const status of ['budget_stop', 'retry_exhausted', 'terminate_with_partial', 'proceed'])
       expect(reached(`model ${status}`), status).toBeGreaterThan(0);

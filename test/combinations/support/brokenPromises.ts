@@ -74,16 +74,20 @@ function deadlineProblems(c: Combination, run: CombinationRun): string[] {
 
 /**
  * No non-idempotent step acts twice, unless a person asked for the stage to run again. An
- * idempotent one may run again after a crash, and a refine once more on a transient failure (an
- * attempt's retry has a number of its own).
+ * idempotent one may run again after a crash, and a refine once more on a transient failure in
+ * each run of its loop (an attempt's retry has a number of its own).
  */
 function repeatedEffects(c: Combination, run: CombinationRun): string[] {
   const problems: string[] = [];
+  const loops = 1 + run.reruns;
   for (const [key, count] of run.ledger.effects) {
     const step = key.split(':')[0] as 'attempt' | 'refine' | 'fallback';
-    const again = run.crashes + (step === 'refine' ? 1 : 0);
-    const allowed = 1 + run.reruns + (c.idempotent[step] ? again : 0);
-    if (count > allowed) problems.push(`${key} acted ${count} times (allowed ${allowed})`);
+    const perLoop = c.idempotent[step] && step === 'refine' ? 2 : 1;
+    const allowed = loops * perLoop + (c.idempotent[step] ? run.crashes : 0);
+    if (count > allowed)
+      problems.push(
+        `${key} acted ${count} times (allowed ${allowed}: ${run.crashes} crashes, ${run.reruns} reruns)`,
+      );
   }
   for (const [stage, count] of run.ledger.companions) {
     if (count > 1 + run.crashes + run.reruns) problems.push(`stage ${stage} ran ${count} times`);
