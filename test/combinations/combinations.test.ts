@@ -21,12 +21,13 @@ import { usePostgres } from './support/stores.js';
 
 const NUM_RUNS = Number(process.env.COMBINATION_RUNS ?? 1000);
 // COMBINATION_SEED=<seed> (and COMBINATION_PATH=<path>) printed by a failure replay that run
+const { COMBINATION_SEED, COMBINATION_PATH } = process.env;
 const SEED = {
-  ...(process.env.COMBINATION_SEED === undefined ? {} : { seed: Number(process.env.COMBINATION_SEED) }),
-  ...(process.env.COMBINATION_PATH === undefined ? {} : { path: process.env.COMBINATION_PATH }),
+  ...(COMBINATION_SEED === undefined ? {} : { seed: Number(COMBINATION_SEED) }),
+  ...(COMBINATION_PATH === undefined ? {} : { path: COMBINATION_PATH }),
 };
 // what the generator reaches is checked over a full run, not a replay of one failure
-const FULL = NUM_RUNS >= 1000 && process.env.COMBINATION_PATH === undefined;
+const FULL = NUM_RUNS >= 1000 && COMBINATION_PATH === undefined;
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);
 process.on('unhandledRejection', onUnhandled);
