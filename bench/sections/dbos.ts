@@ -3,12 +3,12 @@
  * on the real Postgres server (LOOPCHART_PG_URL, default the local one; a database of its own,
  * dropped after), beside the retired scheduler's last figures; and, in one process, a loopchart
  * loop against a bare DBOS workflow that runs the same steps as plain `DBOS.runStep` calls. Each
- * process is this module run as a child (LOOPCHART_BENCH_DBOS=1); the parent enqueues the runs
- * with `DBOSClient` and says go (the children then register the queue and start dequeuing).
- * Runs/s is runs served ÷ the time from the first run's dequeue to the last run's end as DBOS
- * records them (`started_at_epoch_ms`, `updated_at`): a process finds a queue registered after its
- * launch up to a second late and a finished batch is seen by polling, both fixed costs that are
- * not throughput; the parent's own wall time is shown beside it.
+ * process is this module run as a child (LOOPCHART_BENCH_DBOS=1) that serves the case's queue,
+ * registered with `DBOSClient` before the processes launch so each serves it from its first poll;
+ * once all are up the parent enqueues the runs. Runs/s is runs served ÷ the time from the first
+ * run's dequeue to the last run's end as DBOS records them (`started_at_epoch_ms`, `updated_at`):
+ * a finished batch is seen by polling, a fixed cost that is not throughput; the parent's own wall
+ * time is shown beside it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -33,6 +33,7 @@ import {
 
 const PG_URL = process.env.LOOPCHART_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const CONCURRENCY = 8;
+const APP = 'loopchart-bench';
 const STEPS_PER_RUN = 2 * ITERATIONS_PER_LOOP + REFINES_TO_VALID;
 /** `workers` bench of the retired createWorker/Postgres queue, 50 ms attempts, on this machine. */
 const RETIRED: Record<number, number> = { 1: 23, 2: 39, 4: 57 };
@@ -69,23 +70,22 @@ async function bareRun(task: Task, waitMs: number) {
   throw new Error('the bare workflow never got a valid draft');
 }
 
-/** Child mode: one DBOS process; on a line `go <queue>` it registers the queue and dequeues. */
+/** Child mode: one DBOS process serving the case's queue from launch; `go` starts its CPU count. */
 async function childMain() {
   const waitMs = Number(process.env.WAIT_MS);
   registerLoop(loopOf(waitMs), { name: 'memo' });
   DBOS.registerWorkflow((task: Task) => bareRun(task, waitMs), { name: 'bare' });
   DBOS.setConfig({
-    name: 'loopchart-bench',
+    name: APP,
     systemDatabaseUrl: String(process.env.SYSTEM_DB),
     executorID: String(process.env.EXECUTOR_ID),
     logLevel: 'error',
+    listenQueues: [String(process.env.QUEUE)],
   });
   await DBOS.launch();
   process.stdout.write('ready\n');
-  const [line] = await once(process.stdin, 'data');
-  const queue = String(line).trim().split(' ')[1] as string;
+  await once(process.stdin, 'data');
   const cpuAtGo = process.cpuUsage();
-  await DBOS.registerQueue(queue, { workerConcurrency: CONCURRENCY, minPollingIntervalMs: 20 });
   process.once('SIGTERM', async () => {
     const used = process.cpuUsage(cpuAtGo);
     process.stdout.write(`cpu ${(used.user + used.system) / 1000}\n`);
@@ -146,6 +146,14 @@ async function measure(
   c: Case,
   n: number,
 ): Promise<Measured> {
+  // registered before the processes launch, every one of them serves it from its first poll on
+  // (a queue registered later is found up to a second later, one process after another)
+  const queueName = `bench_${n}`;
+  await client.registerQueue(queueName, {
+    workerConcurrency: CONCURRENCY,
+    minPollingIntervalMs: 20,
+    applicationName: APP,
+  });
   const children: ChildProcess[] = [];
   for (let i = 0; i < c.processes; i++) {
     children.push(
@@ -156,6 +164,7 @@ async function measure(
           SYSTEM_DB: systemDb,
           EXECUTOR_ID: `bench-${n}-${i}`,
           WAIT_MS: String(c.waitMs),
+          QUEUE: queueName,
         },
         stdio: ['pipe', 'pipe', 'inherit'],
       }),
@@ -163,11 +172,6 @@ async function measure(
   }
   try {
     await Promise.all(children.map((child) => once(child.stdout as NodeJS.ReadableStream, 'data')));
-    const queueName = `bench_${n}`;
-    const ids = Array.from({ length: runs }, (_, r) => `${queueName}-${r}`);
-    for (const [r, workflowID] of ids.entries()) {
-      await client.enqueue({ queueName, workflowName: c.workflow, workflowID }, taskFor(r));
-    }
     const cpuLines = children.map((child) => {
       let text = '';
       child.stdout?.on('data', (chunk) => {
@@ -177,7 +181,12 @@ async function measure(
     });
     const postgresBefore = postgresCpuMs();
     const started = performance.now();
-    for (const child of children) child.stdin?.write(`go ${queueName}\n`);
+    for (const child of children) child.stdin?.write('go\n');
+    // the processes serve the runs as they come; enqueueing is far faster than serving
+    const ids = Array.from({ length: runs }, (_, r) => `${queueName}-${r}`);
+    for (const [r, workflowID] of ids.entries()) {
+      await client.enqueue({ queueName, workflowName: c.workflow, workflowID }, taskFor(r));
+    }
     // one query polls the whole batch: a poller per run would load the server it measures
     while ((await servedSpan(db, queueName)).done < runs) await wait(50);
     const wallSeconds = (performance.now() - started) / 1000;
@@ -201,6 +210,7 @@ async function measure(
     };
   } finally {
     await stopAll(children);
+    await client.deleteQueue(queueName);
   }
 }
 
