@@ -110,13 +110,20 @@ class JournalReplay {
   ): Promise<{ type: string } | undefined> {
     const pause = ++this.#pause;
     if (!this.take(PAUSED_AT) || !this.take('DBOS.setEvent')) return undefined;
-    for (let recv = this.take('DBOS.recv'); recv; recv = this.take('DBOS.recv')) {
+    for (let recv = this.takeRecv(); recv; recv = this.takeRecv()) {
       const message = recv.output as AnswerMessage | null;
       if (!message || (message.pause !== undefined && message.pause !== pause)) continue;
       if (!(await reader.accepts(message.event, pending)) || !can(message.event)) continue;
       return this.take(ANSWERED_AT) && this.take('DBOS.setEvent') ? message.event : undefined;
     }
     return undefined;
+  }
+
+  /** A message the workflow received, past the durable timeout DBOS journals with each `recv`. */
+  private takeRecv(): StepInfo | undefined {
+    const recv = this.take('DBOS.recv');
+    if (recv) this.take('DBOS.sleep');
+    return recv;
   }
 
   /** Ends the replay where the journal stops; the pending step never settles. */
