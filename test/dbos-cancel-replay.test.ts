@@ -1,11 +1,12 @@
 /**
- * A loop run cancelled through DBOS after a pause it had answered: its `aborted` outcome is
- * replayed from the journal, past the answered pause (DBOS journals a durable timeout with each
- * `recv`), so it counts the attempt the answer led to and stops at the pause the cancel caught.
- * In this process, on the real Postgres server (a database of its own, dropped after).
+ * Loop runs cancelled through DBOS, whose `aborted` outcome is replayed from the journal: past a
+ * pause they had answered (DBOS journals a durable timeout with each `recv`), and past a retry
+ * wait that was over when the cancel came (DBOS journals a sleep as it begins), so each counts
+ * the attempts it made and stops where the cancel caught it. In this process, on the real
+ * Postgres server (a database of its own, dropped after).
  */
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import { clarificationRequest } from 'loopchart';
+import { clarificationRequest, transientFailure } from 'loopchart';
 import { registerLoop } from 'loopchart/dbos';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, dropDatabase } from './dbos/dbosDatabase.js';
@@ -23,6 +24,27 @@ const loop = registerLoop(
     validate: () => ({ valid: true }),
   },
   { name: 'asks-twice' },
+);
+
+let retried: () => void = () => {};
+const retriedOnce = new Promise<void>((resolve) => {
+  retried = resolve;
+});
+const retrying = registerLoop(
+  {
+    maxRetries: 1,
+    retryDelayMs: 20,
+    idempotent: { attempt: true },
+    attempt: ({ attempt, signal }) => {
+      if (attempt === 1) throw transientFailure('busy');
+      retried();
+      return new Promise((_, reject) => {
+        (signal as AbortSignal).addEventListener('abort', () => reject(new Error('stopped')));
+      });
+    },
+    validate: () => ({ valid: true }),
+  },
+  { name: 'retries-once' },
 );
 
 let database: { name: string; url: string } | undefined;
@@ -46,7 +68,7 @@ async function pauseNumbered(runId: string, n: number) {
   }
 }
 
-describe.runIf(reachable || process.env.CI)('a DBOS run cancelled after an answered pause', () => {
+describe.runIf(reachable || process.env.CI)('DBOS runs cancelled mid-run', () => {
   it('reads aborted at the pause the cancel caught, with the attempt the answer led to', async () => {
     const runId = 'asks-twice-1';
     await loop.start('task', { workflowID: runId });
@@ -63,5 +85,15 @@ describe.runIf(reachable || process.env.CI)('a DBOS run cancelled after an answe
       'aborted',
     ]);
     expect(outcome.rationale).toContain('while it waited for an answer');
+  });
+
+  it('counts the attempt after a retry wait that was over, in flight when the cancel came', async () => {
+    const runId = 'retries-once-1';
+    await retrying.start('task', { workflowID: runId });
+    await retriedOnce;
+    await retrying.cancel(runId);
+    const outcome = await retrying.outcome(runId);
+    expect(outcome).toMatchObject({ status: 'aborted', attempts: 2 });
+    expect(outcome.rationale).toContain('while attempt was in flight');
   });
 });

@@ -47,9 +47,10 @@ export async function cancelledOutcome<C>(
       fallback: stepActor('fallback'),
       retryDelay: fromPromise(async () => {
         const plan = replay.take(RETRY_WAIT)?.output as { deadline: boolean } | undefined;
-        if (!plan || !replay.take('DBOS.sleep') || replay.done) {
-          return replay.stop('while it waited to retry');
-        }
+        // DBOS journals a sleep as it begins, with its wake-up time: it was over if the cancel came later
+        const wakeAt = replay.take('DBOS.sleep')?.output as number | undefined;
+        const over = wakeAt !== undefined && (!replay.done || (status?.updatedAt ?? 0) >= wakeAt);
+        if (!plan || !over) return replay.stop('while it waited to retry');
         return { deadline: plan.deadline };
       }),
     },
