@@ -26,26 +26,32 @@ const loop = registerLoop(
   { name: 'asks-twice' },
 );
 
-let retried: () => void = () => {};
-const retriedOnce = new Promise<void>((resolve) => {
-  retried = resolve;
-});
-const retrying = registerLoop(
-  {
-    maxRetries: 1,
-    retryDelayMs: 20,
-    idempotent: { attempt: true },
-    attempt: ({ attempt, signal }) => {
-      if (attempt === 1) throw transientFailure('busy');
-      retried();
-      return new Promise((_, reject) => {
-        (signal as AbortSignal).addEventListener('abort', () => reject(new Error('stopped')));
-      });
+/** A loop whose attempt fails transiently once, then hangs; it says when the second call began. */
+function retryingLoop(retryDelayMs: number) {
+  let retried: () => void = () => {};
+  const retriedOnce = new Promise<void>((resolve) => {
+    retried = resolve;
+  });
+  const loop = registerLoop(
+    {
+      maxRetries: 1,
+      retryDelayMs,
+      idempotent: { attempt: true },
+      attempt: ({ attempt, signal }) => {
+        if (attempt === 1) throw transientFailure('busy');
+        retried();
+        return new Promise((_, reject) => {
+          (signal as AbortSignal).addEventListener('abort', () => reject(new Error('stopped')));
+        });
+      },
+      validate: () => ({ valid: true }),
     },
-    validate: () => ({ valid: true }),
-  },
-  { name: 'retries-once' },
-);
+    { name: `retries-after-${retryDelayMs}-ms` },
+  );
+  return { loop, retriedOnce };
+}
+// a wait with no time left is not journalled at all (DBOS skips a sleep of 0 ms)
+const retrying = [retryingLoop(20), retryingLoop(0)];
 
 let database: { name: string; url: string } | undefined;
 beforeAll(async () => {
@@ -87,13 +93,16 @@ describe.runIf(reachable || process.env.CI)('DBOS runs cancelled mid-run', () =>
     expect(outcome.rationale).toContain('while it waited for an answer');
   });
 
-  it('counts the attempt after a retry wait that was over, in flight when the cancel came', async () => {
-    const runId = 'retries-once-1';
-    await retrying.start('task', { workflowID: runId });
-    await retriedOnce;
-    await retrying.cancel(runId);
-    const outcome = await retrying.outcome(runId);
-    expect(outcome).toMatchObject({ status: 'aborted', attempts: 2 });
-    expect(outcome.rationale).toContain('while attempt was in flight');
-  });
+  it.each(retrying.map((r, i) => [i === 0 ? '20 ms' : 'no time', r] as const))(
+    'counts the attempt after a retry wait that was over (%s left), in flight at the cancel',
+    async (_, { loop: retried, retriedOnce }) => {
+      const runId = `${retried.name}-1`;
+      await retried.start('task', { workflowID: runId });
+      await retriedOnce;
+      await retried.cancel(runId);
+      const outcome = await retried.outcome(runId);
+      expect(outcome).toMatchObject({ status: 'aborted', attempts: 2 });
+      expect(outcome.rationale).toContain('while attempt was in flight');
+    },
+  );
 });

@@ -46,10 +46,13 @@ export async function cancelledOutcome<C>(
       refine: stepActor('refine'),
       fallback: stepActor('fallback'),
       retryDelay: fromPromise(async () => {
-        const plan = replay.take(RETRY_WAIT)?.output as { deadline: boolean } | undefined;
-        // DBOS journals a sleep as it begins, with its wake-up time: it was over if the cancel came later
-        const wakeAt = replay.take('DBOS.sleep')?.output as number | undefined;
-        const over = wakeAt !== undefined && (!replay.done || (status?.updatedAt ?? 0) >= wakeAt);
+        const plan = replay.take(RETRY_WAIT)?.output as
+          | { deadline: boolean; wakeAt: number }
+          | undefined;
+        replay.take('DBOS.sleep'); // journalled as it begins, and only when there was time left to wait
+        // where the journal ends here, the wait was over if the cancel came after its wake-up time
+        const over =
+          plan !== undefined && (!replay.done || (status?.updatedAt ?? 0) >= plan.wakeAt);
         if (!plan || !over) return replay.stop('while it waited to retry');
         return { deadline: plan.deadline };
       }),
