@@ -48,7 +48,7 @@ beforeAll(async () => {
   for (const host of HOSTS) {
     for (const steps of ['scripted', 'model'] as const) {
       const c: Combination = { ...base, host, steps, abortAfterMs: null, crashAtSave: null };
-      const problems = brokenPromises(c, await runCombination(c), false);
+      const problems = brokenPromises(c, await runCombination(c), { timed: false });
       if (problems.length) throw new Error(`warm-up ${host}/${steps}: ${problems.join('; ')}`);
     }
   }

@@ -25,8 +25,19 @@ export function marginOf(run: CombinationRun): number {
 const isStatus = (status: string | undefined) =>
   (LOOP_STATUSES as readonly string[]).includes(status ?? '');
 
+/** How a run is checked: against its time budget, and against what `onEvent` saw of it. */
+export interface CheckOptions {
+  timed?: boolean;
+  /** False for a host that gives the run no `onEvent` (its events are not compared). */
+  watched?: boolean;
+}
+
 /** SPEC §3's bounds, the ledger's account and the time budget; one line per broken promise. */
-export function brokenPromises(c: Combination, run: CombinationRun, timed = true): string[] {
+export function brokenPromises(
+  c: Combination,
+  run: CombinationRun,
+  { timed = true, watched = true }: CheckOptions = {},
+): string[] {
   const { outcome, ledger } = run;
   const problems: string[] = [...run.problems];
   if (!isStatus(outcome.status)) problems.push(`status ${outcome.status}`);
@@ -41,9 +52,14 @@ export function brokenPromises(c: Combination, run: CombinationRun, timed = true
     problems.push(`${outcome.iterations} refine cycles > maxRetries`);
   problems.push(...repeatedEffects(c, run), ...costProblems(run), ...retryAfterProblems(run));
   const cleanRun = run.crashes === 0 && run.reruns === 0 && !run.standIn;
-  if (cleanRun && outcome.attempts !== ledger.attemptCalls)
+  const uncalled =
+    run.cancelledInFlight &&
+    !outcome.ok &&
+    outcome.error.state === 'attempting' &&
+    outcome.attempts === ledger.attemptCalls + 1;
+  if (cleanRun && outcome.attempts !== ledger.attemptCalls && !uncalled)
     problems.push(`outcome.attempts ${outcome.attempts}, but ${ledger.attemptCalls} attempt calls`);
-  if (!run.standIn) problems.push(...traceProblems(c, run));
+  if (!run.standIn) problems.push(...traceProblems(c, run, watched));
   if (timed && marginOf(run) > slackOf(run)) {
     problems.push(
       `waited ${marginOf(run)} ms longer than its budget of ${run.budgetMs} ms allows (slack ${slackOf(run)} ms; it took ${run.elapsedMs} ms: ${Math.round(run.activeMs)} ms computing, ${Math.round(run.storeMs)} ms in the store)`,
@@ -97,7 +113,8 @@ function repeatedEffects(c: Combination, run: CombinationRun): string[] {
 
 /**
  * Cost sums: the outcome's cost is its trace's, and what the steps reported to a loop still
- * waiting for them (all of it, unless a crash lost a process's share or a stage ran again).
+ * waiting for them (all of it, unless a crash lost a process's share, a stage ran again or a
+ * DBOS cancel caught a step in flight).
  */
 function costProblems(run: CombinationRun): string[] {
   const { outcome, ledger } = run;
@@ -105,7 +122,7 @@ function costProblems(run: CombinationRun): string[] {
   const problems: string[] = [];
   if (!run.standIn && traced !== outcome.cost)
     problems.push(`cost ${outcome.cost}, but its trace sums to ${traced}`);
-  const exact = run.crashes === 0 && run.reruns === 0 && !run.standIn;
+  const exact = run.crashes === 0 && run.reruns === 0 && !run.standIn && !run.cancelledInFlight;
   if (exact ? outcome.cost !== ledger.costReported : outcome.cost > ledger.costReported)
     problems.push(`cost ${outcome.cost}, but the steps reported ${ledger.costReported}`);
   return problems;
@@ -129,7 +146,7 @@ function retryAfterProblems(run: CombinationRun): string[] {
 }
 
 /** One terminal decision, last, matching the status; and onEvent saw the run the trace tells. */
-function traceProblems(c: Combination, run: CombinationRun): string[] {
+function traceProblems(c: Combination, run: CombinationRun, watched: boolean): string[] {
   const { outcome } = run;
   const problems: string[] = [];
   const decisions = outcome.trace.filter((entry) => entry.decision !== undefined);
@@ -137,7 +154,8 @@ function traceProblems(c: Combination, run: CombinationRun): string[] {
     problems.push(`the last decision is ${decisions.at(-1)?.decision}, not ${outcome.status}`);
   const stops = decisions.filter((e) => e.decision !== 'fallback' && isStatus(e.decision));
   if (stops.length > 1) problems.push(`${stops.length} terminal decisions`);
-  if (c.host === 'actor' || c.host === 'pipeline' || c.host === 'agent') return problems;
+  if (!watched || c.host === 'actor' || c.host === 'pipeline' || c.host === 'agent')
+    return problems;
   // onEvent, across every resume: one outcome event, and (with no crash to replay) exactly the
   // trace's decisions, in order
   const { outcomes, decisions: decided } = run.events;

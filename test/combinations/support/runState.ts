@@ -20,6 +20,12 @@ export interface RunState {
   problems: string[];
   /** The outcome is loopchart's stand-in for a stage whose loop never ended (a crash, an abort). */
   standIn: boolean;
+  /**
+   * A DBOS run cancelled while a step was in flight: DBOS journals a step when it ends, so the
+   * outcome cannot tell whether that step was called (an attempt may count one call more) nor
+   * what it reported (its cost may be missing), as with a loop aborted mid-step.
+   */
+  cancelledInFlight: boolean;
   /** The bounds the loop ran under (an agent's single-shot has its own). */
   maxAttempts: number;
   maxRetries: number;
@@ -36,6 +42,7 @@ export function newRunState(maxAttempts: number, maxRetries: number): RunState {
     events: { outcomes: [], decisions: [] },
     problems: [],
     standIn: false,
+    cancelledInFlight: false,
     maxAttempts,
     maxRetries,
   };
