@@ -5,11 +5,10 @@
  * the attempts it made and stops where the cancel caught it. In this process, on the real
  * Postgres server (a database of its own, dropped after).
  */
-import { DBOS } from '@dbos-inc/dbos-sdk';
 import { clarificationRequest, transientFailure } from 'loopchart';
 import { registerLoop } from 'loopchart/dbos';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, dropDatabase } from './dbos/dbosDatabase.js';
+import { describe, expect, it } from 'vitest';
+import { dbosInProcess } from './dbos/dbosInProcess.js';
 import { postgresReachable } from './support/postgresServer.js';
 
 const reachable = await postgresReachable();
@@ -53,18 +52,7 @@ function retryingLoop(retryDelayMs: number) {
 // a wait with no time left is not journalled at all (DBOS skips a sleep of 0 ms)
 const retrying = [retryingLoop(20), retryingLoop(0)];
 
-let database: { name: string; url: string } | undefined;
-beforeAll(async () => {
-  if (!reachable) return;
-  database = await createDatabase('cancel');
-  DBOS.setConfig({ name: 'loopchart-cancel', systemDatabaseUrl: database.url, logLevel: 'error' });
-  await DBOS.launch();
-}, 60_000);
-afterAll(async () => {
-  if (!reachable) return;
-  await DBOS.shutdown();
-  if (database) await dropDatabase(database.name);
-}, 60_000);
+dbosInProcess('cancel', reachable);
 
 async function pauseNumbered(runId: string, n: number) {
   for (;;) {

@@ -10,11 +10,10 @@
  * DBOS_COMBINATION_RUNS of them (default 60) from COMBINATION_SEED (default: a fresh seed, printed
  * with any failure). Crashes across processes are test/dbos-*.test.ts's.
  */
-import { DBOS } from '@dbos-inc/dbos-sdk';
 import fc from 'fast-check';
 import { type DbosLoop, registerLoop } from 'loopchart/dbos';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, dropDatabase } from '../dbos/dbosDatabase.js';
+import { describe, expect, it } from 'vitest';
+import { dbosInProcess } from '../dbos/dbosInProcess.js';
 import { postgresReachable } from '../support/postgresServer.js';
 import { brokenPromises } from './support/brokenPromises.js';
 import { type Combination, combinationArbitrary } from './support/combination.js';
@@ -49,22 +48,7 @@ const registered: Registered[] = reachable
     })
   : [];
 
-let database: { name: string; url: string } | undefined;
-beforeAll(async () => {
-  if (!reachable) return;
-  database = await createDatabase('combinations');
-  DBOS.setConfig({
-    name: 'loopchart-combinations',
-    systemDatabaseUrl: database.url,
-    logLevel: 'error',
-  });
-  await DBOS.launch();
-}, 60_000);
-afterAll(async () => {
-  if (!reachable) return;
-  await DBOS.shutdown();
-  if (database) await dropDatabase(database.name);
-}, 60_000);
+dbosInProcess('combinations', reachable);
 
 describe.runIf(reachable || process.env.CI)('features combined, on DBOS', () => {
   it(`every generated run keeps its promises as a DBOS workflow (${RUNS} runs, seed ${SEED})`, async () => {
