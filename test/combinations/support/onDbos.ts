@@ -22,8 +22,7 @@ export async function onDbos(
   loop: DbosLoop<unknown, unknown>,
   ledger: Ledger,
 ): Promise<CombinationRun> {
-  const maxAttempts = c.maxAttempts ?? Math.min(100, 2 * (c.maxRetries + 1));
-  const state = newRunState(maxAttempts, c.maxRetries);
+  const state = newRunState(c);
   const runId = globalThis.crypto.randomUUID();
   const started = Date.now();
   let cancelled = false;

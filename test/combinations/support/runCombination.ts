@@ -27,8 +27,7 @@ const WATCHDOG_MS = 5000;
 export async function runCombination(c: Combination): Promise<CombinationRun> {
   const ledger = newLedger();
   const config = combinationConfig(c, ledger);
-  const maxAttempts = c.maxAttempts ?? Math.min(100, 2 * (c.maxRetries + 1));
-  const state = newRunState(maxAttempts, c.maxRetries);
+  const state = newRunState(c);
   const controller = new AbortController();
   const abortTimer =
     c.abortAfterMs === null

@@ -1,4 +1,5 @@
 import type { LoopOutcome, RunEvent } from 'loopchart';
+import type { Combination } from './combination.js';
 
 /** What a host saw while it drove one combination, besides the outcome. */
 export interface RunState {
@@ -31,7 +32,10 @@ export interface RunState {
   maxRetries: number;
 }
 
-export function newRunState(maxAttempts: number, maxRetries: number): RunState {
+/** A fresh run state for `c`, under its bounds (maxAttempts defaults per SPEC §4). */
+export function newRunState(c: Pick<Combination, 'maxAttempts' | 'maxRetries'>): RunState {
+  const maxAttempts = c.maxAttempts ?? Math.min(100, 2 * (c.maxRetries + 1));
+  const { maxRetries } = c;
   return {
     crashes: 0,
     refusals: 0,
