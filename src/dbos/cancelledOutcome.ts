@@ -51,9 +51,8 @@ export async function cancelledOutcome<C>(
           | undefined;
         replay.take('DBOS.sleep'); // journalled as it begins, and only when there was time left to wait
         // where the journal ends here, the wait was over if the cancel came after its wake-up time
-        const over =
-          plan !== undefined && (!replay.done || (status?.updatedAt ?? 0) >= plan.wakeAt);
-        if (!plan || !over) return replay.stop('while it waited to retry');
+        const waiting = replay.done && (status?.updatedAt ?? 0) < (plan?.wakeAt ?? 0);
+        if (!plan || waiting) return replay.stop('while it waited to retry');
         return { deadline: plan.deadline };
       }),
     },
