@@ -282,7 +282,7 @@ async function withDatabase<T>(work: (url: string) => Promise<T>): Promise<T> {
 
 export const section: BenchSection = {
   name: 'dbos',
-  title: `Loops on DBOS: the loops workload (${STEPS_PER_RUN} steps) on a DBOS queue served by 1, 2 and 4 processes (concurrency ${CONCURRENCY} each), and beside a bare DBOS workflow with the same steps`,
+  title: `Loops on DBOS: the loops workload (${STEPS_PER_RUN} steps) on a DBOS queue served by 1, 2 and 4 processes (concurrency ${CONCURRENCY} each, measured after ${WARM_UP_RUNS} warm-up runs), and beside a bare DBOS workflow with the same steps`,
   async run(ctx: BenchContext) {
     const runs = ctx.quick ? 40 : 160;
     const cases: Case[] = [
