@@ -1,5 +1,5 @@
 import type { AnyActorRef, Subscription } from 'xstate';
-import { type LoopSnapshotView, type RunEvent, runEventsBetween } from '../machines/runEvents.js';
+import { type LoopSnapshotView, type RunEvent, reportRunEvents } from '../machines/runEvents.js';
 
 /**
  * Calls `onEvent` with the run events of a loop actor you created or spawned yourself (the same
@@ -39,7 +39,7 @@ export function watchLoopActor(
       const after = snapshot as LoopSnapshotView;
       if (!Array.isArray(after.context?.trace)) return; // not a loop machine's actor
       if (after === initial && before === initial) before = undefined;
-      for (const event of runEventsBetween(before, after)) deliver(event);
+      reportRunEvents(before, after, deliver);
       before = after;
     },
     error: () => {},

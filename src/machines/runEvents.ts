@@ -75,43 +75,44 @@ const STEP_OF_STATE = new Map<unknown, StepName>(
 );
 
 /**
- * The events between two snapshots of a loop actor: the trace entries added since `before`
- * (each a `step.finished` or a `decision`), then a newly invoked step, a new pause, the outcome.
- * With no `before`, the snapshot is the run's first.
+ * Reports the events between two snapshots of a loop actor, in order: the trace entries added
+ * since `before` (each a `step.finished` or a `decision`), then a newly invoked step, a new pause,
+ * the outcome. With no `before`, the snapshot is the run's first.
  */
-export function runEventsBetween(
+export function reportRunEvents(
   before: LoopSnapshotView | undefined,
   after: LoopSnapshotView,
-): RunEvent[] {
-  const events: RunEvent[] = [];
+  deliver: (event: RunEvent) => void,
+): void {
   const { context } = after;
-  const seen = before?.context.trace.length ?? 0;
-  for (let i = seen; i < context.trace.length; i++) {
-    const entry = context.trace[i] as TraceEntry;
-    events.push(
+  const { trace } = context;
+  for (let i = before?.context.trace.length ?? 0; i < trace.length; i++) {
+    const entry = trace[i] as TraceEntry;
+    deliver(
       entry.decision === undefined
         ? { type: 'step.finished', entry: entry as StepEntry }
         : { type: 'decision', entry: entry as DecisionEntry },
     );
   }
-  const step = after.status === 'active' ? STEP_OF_STATE.get(after.value) : undefined;
+  if (after.status === 'done') {
+    deliver({ type: 'outcome', outcome: after.output as LoopOutcome });
+    return;
+  }
+  if (after.status !== 'active') return;
+  const step = STEP_OF_STATE.get(after.value);
   if (step && after.children[step] && after.children[step] !== before?.children[step]) {
-    events.push({
+    const started: StepStartedEvent = {
       type: 'step.started',
       step,
       state: after.value as string,
       attempt: context.attempts,
       iterationIndex: context.retryCount,
-      ...(step === 'attempt' && context.key !== undefined ? { key: context.key } : {}),
       startedAt: context.ledger.stepStartedAt,
-    });
+    };
+    if (step === 'attempt' && context.key !== undefined) started.key = context.key;
+    deliver(started);
   }
-  const paused = after.status === 'active' && after.hasTag('waitsForHuman');
-  if (paused && !before?.hasTag('waitsForHuman') && context.pending) {
-    events.push({ type: 'pause', state: context.phase, pending: context.pending });
+  if (context.pending && after.hasTag('waitsForHuman') && !before?.hasTag('waitsForHuman')) {
+    deliver({ type: 'pause', state: context.phase, pending: context.pending });
   }
-  if (after.status === 'done') {
-    events.push({ type: 'outcome', outcome: after.output as LoopOutcome });
-  }
-  return events;
 }
