@@ -163,6 +163,42 @@ describe('OpenTelemetry spans (real SDK, in-memory exporter)', () => {
     expect(parentOf(generate)).toBe(run?.spanContext().spanId);
   });
 
+  it('a long run has its step spans made as it goes, a quick one when it ends', async () => {
+    const stepSpans = () =>
+      exporter
+        .getFinishedSpans()
+        .filter((s) => s.name.startsWith('loopchart.'))
+        .map((s) => s.name);
+    const seenInSecondAttempt: string[][] = [];
+    const outcome = await runLoop(
+      {
+        id: 'slow',
+        maxRetries: 1,
+        attempt: ({ attempt }: { attempt: number }) => {
+          if (attempt === 2) seenInSecondAttempt.push(stepSpans());
+          return attempt;
+        },
+        validate: async (n: number) => {
+          if (n > 1) return valid;
+          await new Promise((resolve) => setTimeout(resolve, 1_050));
+          return correctable('again');
+        },
+      },
+      'in',
+      { tracer },
+    );
+    expect(outcome.status).toBe('proceed');
+    // the validation closed over a second after the first attempt: their spans exist mid-run
+    expect(seenInSecondAttempt).toEqual([['loopchart.attempt', 'loopchart.validate']]);
+    expect(stepSpans()).toEqual([
+      'loopchart.attempt',
+      'loopchart.validate',
+      'loopchart.refine',
+      'loopchart.attempt',
+      'loopchart.validate',
+    ]);
+  });
+
   it('without a tracer nothing is traced', async () => {
     await underCallerSpan(() => runLoop({ attempt: () => 1, validate: () => valid }, 'in'));
     expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['handle request']);
