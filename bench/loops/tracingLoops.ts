@@ -4,20 +4,21 @@ import {
   BatchSpanProcessor,
   type ReadableSpan,
   type SpanExporter,
+  type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { loopMachineFor, runLoop } from 'loopchart';
 import { createActor, toPromise } from 'xstate';
 import type { BenchContext } from '../harness/BenchSection.js';
 import { config, implementation } from './loopchartLoop.js';
-import { sequentialMicros } from './measure.js';
+import { pairedOverhead } from './pairedOverhead.js';
 import { plainLoop } from './plainLoop.js';
 import {
   attempt,
-  ITERATIONS_PER_LOOP,
   type LoopImplementation,
   MAX_RETRIES,
   refine,
   type Task,
+  taskFor,
   validate,
 } from './workload.js';
 
@@ -34,11 +35,13 @@ class NoopExporter implements SpanExporter {
 }
 
 /**
- * The loops bench's tracing rows: `runLoop` with nothing to observe (off), the same machine run
- * without `runLoop` (the floor off is held to), with the API's no-op tracer (loopchart's own
- * share of tracing), with a real
- * OpenTelemetry SDK tracer whose spans go to a no-op exporter through the batch processor (on),
- * and with an `onEvent` that does nothing; each one loop at a time, interleaved.
+ * The loops bench's tracing rows, each measured against its baseline in adjacent pairs of
+ * segments (`pairedOverhead`). Against `runLoop` with nothing to observe (off): the machine run
+ * without `runLoop` (the floor off is held to), an `onEvent` that does nothing, the API's no-op
+ * tracer (loopchart's own share of tracing), a real OpenTelemetry SDK tracer whose processor drops
+ * every span (what the SDK charges to make them), and one whose spans go through the batch
+ * processor to a no-op exporter (on). Against the plain while loop: the same loop with the same
+ * spans (what the SDK charges for them whatever library makes them).
  */
 export async function tracingRows(ctx: BenchContext) {
   const exporter = new NoopExporter();
@@ -46,9 +49,13 @@ export async function tracingRows(ctx: BenchContext) {
     spanProcessors: [new BatchSpanProcessor(exporter, { maxQueueSize: 65_536 })],
   });
   const tracer = provider.getTracer('bench');
+  const dropping = new BasicTracerProvider({ spanProcessors: [new DroppingProcessor()] });
   const off = implementation('tracing off', (task) => runLoop(config, task));
   const on = implementation('tracing on (no-op exporter)', (task) =>
     runLoop(config, task, { tracer }),
+  );
+  const made = implementation('tracing on, spans made and dropped', (task) =>
+    runLoop(config, task, { tracer: dropping.getTracer('bench') }),
   );
   // no global provider is registered in the bench, so this is the API's no-op tracer
   const apiNoop = trace.getTracer('bench');
@@ -65,37 +72,53 @@ export async function tracingRows(ctx: BenchContext) {
   // the floor for "on": the plain while loop with the same spans (one per run and step), so the
   // difference is what the SDK itself charges for them, whatever library makes them
   const plainSpans = plainLoopWithSpans(tracer);
-  const impls = [off, direct, on, layer, events, plainLoop, plainSpans];
-  const micros = await sequentialMicros(
-    impls,
-    ctx.quick
-      ? { rounds: 2, timeMs: 100, warmupMs: 300 }
-      : { rounds: 8, timeMs: 150, warmupMs: 1_500 },
-  );
+  const rows: Array<[LoopImplementation, LoopImplementation]> = [
+    [direct, off],
+    [events, off],
+    [layer, off],
+    [made, off],
+    [on, off],
+    [plainSpans, plainLoop],
+  ];
+  const options = ctx.quick ? { pairs: 30, loops: 10 } : { pairs: 300, loops: 20 };
+  // The JIT keeps optimizing loopchart's code for its first few hundred runs.
+  for (const impl of [off, plainLoop, ...rows.map(([impl]) => impl)]) {
+    const until = performance.now() + (ctx.quick ? 300 : 1_500);
+    for (let n = 0; performance.now() < until; n++) await impl.run(taskFor(n));
+  }
+  const figures = [];
+  for (const [impl, base] of rows) {
+    const measured = await pairedOverhead(impl, base, options);
+    ctx.log(`tracing rows: ${impl.name}, ${measured.wallPercent}% over ${base.name}`);
+    const isOn = impl === on;
+    figures.push({
+      run: impl.name,
+      over: base.name,
+      'µs a loop': measured.micros,
+      'µs a loop, over': measured.baseMicros,
+      '+% wall (median pair)': measured.wallPercent,
+      '+% CPU (median pair)': measured.cpuPercent,
+      target: isOn ? '≤ 15%' : '—',
+      met: isOn ? (measured.wallPercent <= 15 ? 'yes' : 'NO') : '—',
+    });
+  }
   await provider.forceFlush();
   await provider.shutdown();
   ctx.log(`tracing rows: done (${exporter.spans} spans exported)`);
-  const baseOf = (impl: LoopImplementation) =>
-    micros.get(impl === plainSpans ? plainLoop.name : off.name);
-  return impls.map((impl) => {
-    const m = micros.get(impl.name);
-    const base = baseOf(impl);
-    const share = (a?: number, b?: number) =>
-      a === undefined || b === undefined ? undefined : Number(((a / b - 1) * 100).toFixed(1));
-    return {
-      run: impl.name,
-      'seq µs/iter': m ? Number(m.wall.toFixed(1)) : undefined,
-      '+% vs off': impl === plainLoop ? undefined : share(m?.wall, base?.wall),
-      '+% by CPU': impl === plainLoop ? undefined : share(m?.cpu, base?.cpu),
-      '+µs per loop': impl === plainLoop || !m || !base ? undefined : perLoop(m.wall - base.wall),
-      target: impl === on ? '≤ 15%' : '—',
-      met: impl === on ? ((share(m?.wall, base?.wall) ?? 99) <= 15 ? 'yes' : 'NO') : '—',
-    };
-  });
+  return figures;
 }
 
-const perLoop = (microsPerIteration: number) =>
-  Number((microsPerIteration * ITERATIONS_PER_LOOP).toFixed(1));
+/** A span processor that keeps nothing: spans are made and ended, never held or exported. */
+class DroppingProcessor implements SpanProcessor {
+  onStart(): void {}
+  onEnd(): void {}
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
 
 /** The plain while loop with a span per run and per step, attributed as loopchart's are. */
 function plainLoopWithSpans(tracer: SpanTracerLike): LoopImplementation {
