@@ -150,6 +150,30 @@ describe('a user event gates its cycle, whatever else its state holds', () => {
     );
   });
 
+  it("a state's own guarded always does not turn the user's event out of it automatic", () => {
+    const form = setup({
+      types: { context: {} as { errors: number } },
+      guards: { tooManyErrors: ({ context }) => context.errors > 3 },
+    }).createMachine({
+      id: 'form',
+      context: { errors: 0 },
+      initial: 'editing',
+      states: {
+        editing: {
+          always: { guard: 'tooManyErrors', target: 'locked' },
+          on: { SUBMIT: 'reviewing' },
+        },
+        reviewing: { on: { EDIT: 'editing' } },
+        locked: { on: { UNLOCK: 'editing' } },
+      },
+    });
+    const report = analyzeCycles(form);
+    expect(report.unbounded).toEqual([]);
+    expect(report.gated.map((cycle) => cycle.gates)).toEqual(
+      expect.arrayContaining([['SUBMIT', 'EDIT']]),
+    );
+  });
+
   it('a final child whose parent has no onDone waits for the event that leaves it', () => {
     const wizard = setup({ actors: { work } }).createMachine({
       id: 'wizard',
