@@ -96,6 +96,7 @@ export async function tracingRows(ctx: BenchContext) {
       over: base.name,
       'µs a loop': measured.micros,
       'µs a loop, over': measured.baseMicros,
+      '+µs a loop': Number((measured.micros - measured.baseMicros).toFixed(1)),
       '+% wall (median pair)': measured.wallPercent,
       '+% CPU (median pair)': measured.cpuPercent,
       target: isOn ? '≤ 15%' : '—',
