@@ -6,7 +6,15 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { Output } from 'ai';
-import { isLoopConfigError, permanentFailure, runLoop, withCost } from 'loopchart';
+import {
+  type CheckpointRecord,
+  isCheckpointError,
+  isLoopConfigError,
+  MemoryCheckpointStore,
+  permanentFailure,
+  runLoop,
+  withCost,
+} from 'loopchart';
 import { modelSteps } from 'loopchart/ai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -169,18 +177,17 @@ describe('OpenTelemetry spans (real SDK, in-memory exporter)', () => {
         .getFinishedSpans()
         .filter((s) => s.name.startsWith('loopchart.'))
         .map((s) => s.name);
-    const seenInSecondAttempt: string[][] = [];
+    const seenInValidation: string[][] = [];
     const outcome = await runLoop(
       {
         id: 'slow',
         maxRetries: 1,
-        attempt: ({ attempt }: { attempt: number }) => {
-          if (attempt === 2) seenInSecondAttempt.push(stepSpans());
-          return attempt;
-        },
+        attempt: ({ attempt }: { attempt: number }) => attempt,
         validate: async (n: number) => {
           if (n > 1) return valid;
-          await new Promise((resolve) => setTimeout(resolve, 1_050));
+          seenInValidation.push(stepSpans());
+          await new Promise((resolve) => setTimeout(resolve, 1_100));
+          seenInValidation.push(stepSpans());
           return correctable('again');
         },
       },
@@ -188,8 +195,8 @@ describe('OpenTelemetry spans (real SDK, in-memory exporter)', () => {
       { tracer },
     );
     expect(outcome.status).toBe('proceed');
-    // the validation closed over a second after the first attempt: their spans exist mid-run
-    expect(seenInSecondAttempt).toEqual([['loopchart.attempt', 'loopchart.validate']]);
+    // the first attempt's span is held while the run is quick, and made a second after it closed
+    expect(seenInValidation).toEqual([[], ['loopchart.attempt']]);
     expect(stepSpans()).toEqual([
       'loopchart.attempt',
       'loopchart.validate',
@@ -214,6 +221,30 @@ describe('OpenTelemetry spans (real SDK, in-memory exporter)', () => {
       tracer: broken,
     });
     expect(outcome.status).toBe('proceed');
+  });
+
+  it("a tracer that throws on step spans never replaces a failed save's error", async () => {
+    const span = { setAttributes() {}, addEvent() {}, setStatus() {}, end() {} };
+    const brokenOnSteps = {
+      startSpan(name: string) {
+        if (name.startsWith('loopchart.')) throw new Error('exporter down');
+        return span;
+      },
+    };
+    class FailingStore extends MemoryCheckpointStore {
+      saves = 0;
+      override async save(record: CheckpointRecord): Promise<void> {
+        if (++this.saves >= 4) throw new Error('disk I/O error');
+        await super.save(record);
+      }
+    }
+    const error = await runLoop(
+      { attempt: () => 'draft', validate: () => correctable('again'), maxRetries: 3 },
+      'in',
+      { tracer: brokenOnSteps, store: new FailingStore(), runId: 'traced' },
+    ).catch((e: unknown) => e);
+    expect(isCheckpointError(error)).toBe(true);
+    expect((error as Error).message).toMatch(/disk I\/O error/);
   });
 
   it('a tracer that is not one is a config error naming the field', async () => {

@@ -32,9 +32,9 @@ const SPAN_NAMES = {
  */
 /**
  * How long closed steps wait for their spans to be made. Made together at the end of a quick run
- * (or each second of a long one), a run's step spans cost the SDK about a third less than made one
- * at a time between the statechart's transitions (`npm run bench -- loops`); their times are the
- * steps' own either way.
+ * (or a second after a step of a long one closed), a run's step spans cost about a third less than
+ * made one at a time between the statechart's transitions (`npm run bench -- loops`); their times
+ * are the steps' own either way.
  */
 const STEP_SPANS_HELD_MS = 1_000;
 
@@ -71,9 +71,11 @@ export function loopSpans(
   let step: OpenStep | undefined;
   let ended = false;
   const closed: OpenStep[] = [];
-  let firstClosedAt = 0;
+  let held: ReturnType<typeof setTimeout> | undefined;
 
   const makeClosedSpans = () => {
+    clearTimeout(held);
+    held = undefined;
     for (const { name, startTime, attributes, endsAt, error } of closed.splice(0)) {
       const span = tracer.startSpan(
         name,
@@ -86,11 +88,15 @@ export function loopSpans(
   };
   const closeStep = () => {
     if (!step) return;
-    const now = Date.now();
-    if (closed.length === 0) firstClosedAt = now;
     closed.push(step);
     step = undefined;
-    if (now - firstClosedAt >= STEP_SPANS_HELD_MS) makeClosedSpans();
+    held ??= unrefTimer(setTimeout(makeHeldSpans, STEP_SPANS_HELD_MS));
+  };
+  // from a timer, so a tracer that throws must not reach the process
+  const makeHeldSpans = () => {
+    try {
+      makeClosedSpans();
+    } catch {}
   };
   const startStep = (event: StepStartedEvent) => {
     closeStep();
@@ -184,4 +190,10 @@ function addEntryAttributes(attributes: SpanAttributes, entry: TraceEntry): void
     attributes['error.type'] = entry.failureKind;
   }
   if (entry.intermittent) attributes['loopchart.intermittent'] = true;
+}
+
+/** Lets the process exit while a timer waits (a run that is dropped must not keep Node alive). */
+function unrefTimer(timer: ReturnType<typeof setTimeout>): ReturnType<typeof setTimeout> {
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
 }
