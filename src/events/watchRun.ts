@@ -110,7 +110,9 @@ async function prepareWatch(options: ObserveOptions<never>, loopId: string): Pro
         },
         (error: unknown) => {
           finish();
-          spans?.fail(error);
+          try {
+            spans?.fail(error);
+          } catch {}
           throw error;
         },
       );
