@@ -1,3 +1,4 @@
+import { cpuNow, median } from './measure.js';
 import { checkResult, type LoopImplementation, taskFor } from './workload.js';
 
 /** What one implementation costs over its baseline, measured in adjacent pairs of segments. */
@@ -11,19 +12,6 @@ export interface PairedOverhead {
   baseMicros: number;
   pairs: number;
 }
-
-const cpuNow = () => {
-  const used = process.cpuUsage();
-  return (used.user + used.system) / 1000;
-};
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 
 async function segment(impl: LoopImplementation, loops: number) {
   const cpu = cpuNow();
