@@ -1,4 +1,4 @@
-import { LOOP_STATUSES, OK_STATUSES } from 'loopchart';
+import { LOOP_STATUSES, type LoopOutcome, OK_STATUSES } from 'loopchart';
 import { type Combination, deadlineOf } from './combination.js';
 import type { CombinationRun } from './runCombination.js';
 
@@ -164,5 +164,26 @@ function traceProblems(c: Combination, run: CombinationRun, watched: boolean): s
   const traced = decisions.map((e) => `${e.seq}:${e.decision}`).join();
   if (run.crashes === 0 && decided.join() !== traced)
     problems.push(`onEvent saw decisions [${decided.join()}], the trace has [${traced}]`);
+  return [...problems, ...spanProblems(run, outcome.trace)];
+}
+
+/**
+ * The tracer's spans, once the run has settled (none may still be held): a run span for each live
+ * stretch, every step span under one of them, and a span for each step the trace records, plus at
+ * most one a stretch for a step that stretch left in flight.
+ */
+function spanProblems(run: CombinationRun, trace: LoopOutcome['trace']): string[] {
+  const spans = run.spans.exporter.getFinishedSpans();
+  const runs = spans.filter((span) => span.name.startsWith('invoke_workflow '));
+  const steps = spans.filter((span) => span.name.startsWith('loopchart.'));
+  const problems: string[] = [];
+  if (runs.length !== run.segments)
+    problems.push(`${runs.length} run spans for ${run.segments} live stretches`);
+  const runIds = new Set(runs.map((span) => span.spanContext().spanId));
+  if (steps.some((span) => !runIds.has(span.parentSpanContext?.spanId ?? '')))
+    problems.push('a step span is not under a run span');
+  const traced = trace.filter((entry) => entry.decision === undefined).length;
+  if (steps.length < traced || steps.length > traced + run.segments)
+    problems.push(`${steps.length} step spans for ${traced} steps in the trace`);
   return problems;
 }

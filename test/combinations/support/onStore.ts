@@ -10,7 +10,7 @@ import {
 } from 'loopchart';
 import { answerEvent, nthAnswer } from './answerEvent.js';
 import type { Combination, STORES } from './combination.js';
-import { type RunState, recorder } from './runState.js';
+import { observers, type RunState } from './runState.js';
 import { afterExpiry, mortal, openStore, sameRow } from './stores.js';
 
 /**
@@ -25,7 +25,7 @@ export async function onStore(
   signal: AbortSignal,
   state: RunState,
 ): Promise<LoopOutcome> {
-  const onEvent = recorder(state);
+  const watch = observers(state);
   const { store, close } = openStore(kind, state);
   const runId = globalThis.crypto.randomUUID(); // the Postgres store is shared by every run
   try {
@@ -33,7 +33,7 @@ export async function onStore(
     let result: RunResult | undefined;
     state.calls += 1;
     try {
-      result = await runLoop(config, 'task', { store: first.view, runId, signal, onEvent });
+      result = await runLoop(config, 'task', { store: first.view, runId, signal, ...watch });
     } catch (error) {
       if (!first.died()) throw error;
       state.crashes += 1;
@@ -44,8 +44,8 @@ export async function onStore(
       // nothing was saved before the process died (no step ran): the restarted one starts again
       state.calls += 1;
       result = (await store.load(runId))
-        ? await resumeLoop(config, { store: resumer, runId, signal, onEvent })
-        : await runLoop(config, 'task', { store: resumer, runId, signal, onEvent });
+        ? await resumeLoop(config, { store: resumer, runId, signal, ...watch })
+        : await runLoop(config, 'task', { store: resumer, runId, signal, ...watch });
     }
     // awaited here, so the store closes after the last answer
     return await answerPauses(c, state, store, runId, result, (event, live) =>
@@ -53,7 +53,7 @@ export async function onStore(
         store: resumer,
         runId,
         event: event as never,
-        onEvent,
+        ...watch,
         ...(live ? { signal } : {}),
       }),
     );

@@ -7,7 +7,7 @@ import { inAppActor } from './inAppActor.js';
 import { inPipeline } from './inPipeline.js';
 import { type Ledger, newLedger } from './ledger.js';
 import { onStore } from './onStore.js';
-import { newRunState, type RunState, recorder } from './runState.js';
+import { newRunState, observers, type RunState } from './runState.js';
 import { runBudgetMs } from './timeBudget.js';
 
 /** What one combination came to: the loop's outcome, what the world saw, and the time it took. */
@@ -42,7 +42,7 @@ export async function runCombination(c: Combination): Promise<CombinationRun> {
       switch (c.host) {
         case 'plain':
           state.calls += 1;
-          return runLoop(config, 'task', { signal, onEvent: recorder(state) });
+          return runLoop(config, 'task', { signal, ...observers(state) });
         case 'actor':
           return inAppActor(c, config, signal, state);
         case 'pipeline':

@@ -1,3 +1,8 @@
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import type { LoopOutcome, RunEvent } from 'loopchart';
 import type { Combination } from './combination.js';
 
@@ -17,6 +22,8 @@ export interface RunState {
   calls: number;
   /** What `onEvent` delivered (plain and store hosts): outcome statuses, and `seq:decision` of each decision. */
   events: { outcomes: string[]; decisions: string[] };
+  /** The OpenTelemetry SDK's tracer those hosts pass, and where its spans end up. */
+  spans: { tracer: ReturnType<BasicTracerProvider['getTracer']>; exporter: InMemorySpanExporter };
   /** Promises a host checks itself (a pipeline's cross-check, an agent's shape), one line each. */
   problems: string[];
   /** The outcome is loopchart's stand-in for a stage whose loop never ended (a crash, an abort). */
@@ -44,12 +51,24 @@ export function newRunState(c: Pick<Combination, 'maxAttempts' | 'maxRetries'>):
     storeMs: 0,
     calls: 0,
     events: { outcomes: [], decisions: [] },
+    spans: recordedSpans(),
     problems: [],
     standIn: false,
     cancelledInFlight: false,
     maxAttempts,
     maxRetries,
   };
+}
+
+function recordedSpans(): RunState['spans'] {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  return { tracer: provider.getTracer('combinations'), exporter };
+}
+
+/** What the plain and store hosts watch a run with: an `onEvent` recorder and a real tracer. */
+export function observers(state: RunState) {
+  return { onEvent: recorder(state), tracer: state.spans.tracer };
 }
 
 /** An `onEvent` that records what the property checks: outcomes and decisions. */
