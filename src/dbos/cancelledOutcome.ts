@@ -7,6 +7,9 @@ import type { LoopOutcome } from '../outcome.js';
 import { ANSWERED_AT, type AnswerMessage, PAUSED_AT, type PauseReader } from './driveInWorkflow.js';
 import { decode, RETRY_WAIT, type RecordedStep, startedMarker } from './journalledStep.js';
 
+/** How close to a retry wait's end a cancel no longer proves the next step had not begun. */
+const WAKE_UP_SLACK_MS = 15;
+
 /**
  * The `aborted` outcome of a loop workflow that DBOS cancelled. A cancelled workflow records no
  * return value, so the loop is replayed from what DBOS journalled: each step returns its recorded
@@ -50,8 +53,12 @@ export async function cancelledOutcome<C>(
           | { deadline: boolean; wakeAt: number }
           | undefined;
         replay.take('DBOS.sleep'); // journalled as it begins, and only when there was time left to wait
-        // where the journal ends here, the wait was over if the cancel came after its wake-up time
-        const waiting = replay.done && (status?.updatedAt ?? 0) < (plan?.wakeAt ?? 0);
+        // where the journal ends here, the wait was over if the cancel came after its wake-up time;
+        // a cancel just before it may have come after the next step began (a timer may fire a
+        // millisecond early, Postgres stamps the cancel at its transaction's start), so that one
+        // reads as the step in flight, which may have acted, never as a step that was not called
+        const cancelledAt = status?.updatedAt ?? 0;
+        const waiting = replay.done && cancelledAt < (plan?.wakeAt ?? 0) - WAKE_UP_SLACK_MS;
         if (!plan || waiting) return replay.stop('while it waited to retry');
         return { deadline: plan.deadline };
       }),
