@@ -169,7 +169,7 @@ function traceProblems(c: Combination, run: CombinationRun, watched: boolean): s
 
 /**
  * The tracer's spans, once the run has settled (none may still be held): a run span for each live
- * stretch, every step span under one of them, and a span for each step the trace records, plus at
+ * stretch that ran, every step span under one of them, and a span for each step the trace records, plus at
  * most one a stretch for a step that stretch left in flight (a run that crashed may have more).
  */
 function spanProblems(run: CombinationRun, trace: LoopOutcome['trace']): string[] {
@@ -177,8 +177,12 @@ function spanProblems(run: CombinationRun, trace: LoopOutcome['trace']): string[
   const runs = spans.filter((span) => span.name.startsWith('invoke_workflow '));
   const steps = spans.filter((span) => span.name.startsWith('loopchart.'));
   const problems: string[] = [];
-  if (runs.length !== run.segments)
-    problems.push(`${runs.length} run spans for ${run.segments} live stretches`);
+  // a resume after a crash that finds the run paused or done runs nothing and makes no span
+  const fewest = run.crashes === 0 ? run.segments : run.segments - run.crashes;
+  if (runs.length < fewest || runs.length > run.segments)
+    problems.push(
+      `${runs.length} run spans for ${run.segments} live stretches (${run.crashes} crashes)`,
+    );
   const runIds = new Set(runs.map((span) => span.spanContext().spanId));
   if (steps.some((span) => !runIds.has(span.parentSpanContext?.spanId ?? '')))
     problems.push('a step span is not under a run span');
