@@ -27,10 +27,6 @@ const SPAN_NAMES = {
 } as const;
 
 /**
- * A step whose span is not made yet: it is started and ended in one go, with every attribute at
- * once, after the step closed (each later `setAttributes` would add to the SDK's cost a span).
- */
-/**
  * How long closed steps wait for their spans to be made. Made together at the end of a quick run
  * (or a second after a step of a long one closed), a run's step spans cost about a third less than
  * made one at a time between the statechart's transitions (`npm run bench -- loops`); their times
@@ -38,11 +34,15 @@ const SPAN_NAMES = {
  */
 const STEP_SPANS_HELD_MS = 1_000;
 
+/**
+ * A step whose span is not made yet: it is started and ended in one go, with every attribute at
+ * once, after the step closed (each later `setAttributes` would add to the SDK's cost a span).
+ */
 interface OpenStep {
   name: string;
   startTime: number;
   attributes: SpanAttributes;
-  /** Set once its trace entry arrived; it ends when the next step starts or the run ends. */
+  /** Set once its trace entry arrived; it closes when the next step starts or the run ends. */
   endsAt?: number;
   error?: string;
   decided?: boolean;
