@@ -72,7 +72,7 @@ export function observers(state: RunState) {
 }
 
 /** An `onEvent` that records what the property checks: outcomes and decisions. */
-export function recorder(state: RunState) {
+function recorder(state: RunState) {
   return (event: RunEvent) => {
     if (event.type === 'outcome') state.events.outcomes.push(event.outcome.status);
     if (event.type === 'decision')
