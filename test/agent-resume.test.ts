@@ -23,7 +23,11 @@ let base: string;
 let lib: string;
 
 beforeAll(() => {
-  ({ base, lib } = compileLibrary('agent', ['index.ts', 'sqlite/index.ts', 'agent/index.ts']));
+  ({ base, lib } = compileLibrary('agent', [
+    'entries/index.ts',
+    'entries/sqlite.ts',
+    'entries/agent.ts',
+  ]));
 }, 60_000);
 afterAll(() => {
   if (base) removeLibrary(base);

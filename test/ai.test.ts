@@ -34,8 +34,8 @@ describe('loopchart/ai: a generateText call as a loop step', () => {
     const outcome = await run();
     expectTypeOf(outcome).toEqualTypeOf<LoopOutcome<Ticket | UnusableOutput>>();
     expect(outcome).toMatchObject({ status: 'proceed', iterations: 2, attempts: 3 });
-    if (outcome.status !== 'proceed' || isUnusableOutput(outcome.candidate))
-      throw new Error('no ticket');
+    if (outcome.status !== 'proceed') throw new Error('no ticket');
+    expectTypeOf(outcome.candidate).toEqualTypeOf<Ticket>();
     expect(outcome.candidate).toEqual({ summary: 'Invoices page is down', priority: 'high' });
     expect(promptOf(model, 0)).toBe('user: Make a ticket of: the email');
     expect(promptOf(model, 1)).toBe(
@@ -109,6 +109,20 @@ describe('loopchart/ai: a generateText call as a loop step', () => {
     const outcome = await bad.run();
     expect(outcome.status).toBe('permanent_failure');
     expect(bad.model.doGenerateCalls).toHaveLength(1);
+  });
+
+  it('the same invalid reply again and again ends stalled, before the retries run out', async () => {
+    const { model, run } = ticketLoop([badPriority, badPriority, badPriority, badPriority]);
+    const outcome = await run();
+    expect(outcome).toMatchObject({ status: 'stalled', attempts: 3, iterations: 2 });
+    expect(model.doGenerateCalls).toHaveLength(3);
+  });
+
+  it('a retry-after over maxRetryDelayMs (60 s by default) ends retry_exhausted at once', async () => {
+    const { model, run } = ticketLoop([{ status: 429, headers: { 'retry-after': '120' } }, good]);
+    const outcome = await run();
+    expect(outcome).toMatchObject({ status: 'retry_exhausted', attempts: 1 });
+    expect(model.doGenerateCalls).toHaveLength(1);
   });
 
   it('a refusal ends terminate_with_partial after one call, with the refusal as the partial', async () => {
@@ -206,7 +220,7 @@ describe('loopchart/ai: a generateText call as a loop step', () => {
 
 describe('an unusable reply in a checkpoint', () => {
   it('is still recognised after the JSON round trip a checkpoint makes', async () => {
-    const { unusableOutput } = await import('../src/ai/unusableOutput.js');
+    const { unusableOutput } = await import('../src/adapters/ai/unusableOutput.js');
     const reply = unusableOutput('schema_mismatch', '{"n":"x"}', 'did not match', 'stop');
     const restored: unknown = JSON.parse(JSON.stringify(reply));
     expect(isUnusableOutput(restored)).toBe(true);

@@ -2,8 +2,8 @@ import { fc, test } from '@fast-check/vitest';
 import { findUnboundedCycles } from 'loopchart/analysis';
 import { describe, expect, it } from 'vitest';
 import { createMachine } from 'xstate';
-import { elementaryCycles } from '../src/analysis/elementaryCycles.js';
-import { stronglyConnected } from '../src/analysis/stronglyConnected.js';
+import { elementaryCycles } from '../src/tools/analysis/elementaryCycles.js';
+import { stronglyConnected } from '../src/tools/analysis/stronglyConnected.js';
 
 // The cycle search against a brute-force enumeration on small random graphs.
 

@@ -256,6 +256,10 @@ describe('assertBoundedLoops on every machine loopchart builds', () => {
       const machine = createLoopMachine(stepsOf(options));
       expect(findUnboundedCycles(machine), JSON.stringify(options)).toEqual([]);
       expect(findUnboundedCycles(machine, { humanWait: 'tagged' })).toEqual([]);
+      expect(
+        () => assertBoundedLoops(machine, { strict: true }),
+        JSON.stringify(options),
+      ).not.toThrow();
     }
   });
 

@@ -19,7 +19,7 @@ describe('examples/app-actor', () => {
     expect(result.value).toBe('cancelled');
     expect(result.context.outcomes.initech).toMatchObject({ status: 'aborted', attempts: 1 });
     expect(signals).toEqual({ initech: 'in-flight attempt signal aborted' });
-    expect(() => assertBoundedLoops(app)).not.toThrow();
+    expect(() => assertBoundedLoops(app, { strict: true })).not.toThrow();
   });
 });
 

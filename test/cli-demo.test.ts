@@ -5,8 +5,8 @@ import { decodeCheckpoint } from 'loopchart/persistence';
 import { SqliteCheckpointStore } from 'loopchart/sqlite';
 import { startViewer } from 'loopchart/viewer';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { captureIo } from '../src/cli/captureIo.js';
-import { runCli } from '../src/cli/runCli.js';
+import { captureIo } from '../src/tools/cli/captureIo.js';
+import { runCli } from '../src/tools/cli/runCli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loopchart-demo-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,7 +34,7 @@ async function storedRuns() {
 }
 
 describe('loopchart demo', () => {
-  it('runs every bundled loop end to end: a live line per step, the outcome, the trace', async () => {
+  it('runs every bundled loop end to end: a live line per step (the trace, once), the outcome', async () => {
     const capture = captureIo();
     const code = await runCli(['demo', '--dir', dir], capture.io);
     expect(capture.stderr()).toBe('');
@@ -50,10 +50,11 @@ describe('loopchart demo', () => {
     expect(stdout).toMatch(
       /correctable: The JSON does not match the schema \(2 issues\): - total:/,
     );
-    // the outcome and the trace table of each run
+    // the outcome of each run, and its trace printed once: a live line per entry
     expect(stdout.match(/^ {2}outcome {2}/gm)).toHaveLength(5);
-    const header = /^ {2}# +state +attempt +retry +decision +key +time +note$/gm;
-    expect(stdout.match(header)).toHaveLength(5);
+    const entries = (await storedRuns()).reduce((sum, run) => sum + run.trace.length, 0);
+    expect(stdout.match(/^ {2}\d{3} {2}\S/gm)).toHaveLength(entries);
+    expect(stdout).toMatch(/^Summary {2}✓ = the run ended as its scenario is meant to/m);
     expect(stdout).toContain(`5 runs, checkpointed after every step, in ${join(dir, 'runs.db')}`);
     expect(stdout).toContain(`5 self-contained HTML pages in ${join(dir, 'reports')}`);
     expect(stdout).toMatch(/^Viewer +npx loopchart view, then npx loopchart demo --viewer/m);

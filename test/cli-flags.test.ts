@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { captureIo } from '../src/cli/captureIo.js';
-import { runCli } from '../src/cli/runCli.js';
+import { captureIo } from '../src/tools/cli/captureIo.js';
+import { runCli } from '../src/tools/cli/runCli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loopchart-cli-flags-'));
 const notADatabase = join(dir, 'README.md');
@@ -69,7 +69,7 @@ describe('bad flags exit 2 with one line that names the flag', () => {
     [['runs', 'list', '--limit', '0'], invalid('--limit <n>', '0', 'an integer from 1 to 100000')],
     [
       ['runs', 'list', '--db', notADatabase],
-      `runs: --db ${notADatabase} is not a loopchart runs database (file is not a database); pass --db <file> to a runs.db that loopchart wrote`,
+      `runs: ${notADatabase} is not a loopchart runs database (file is not a database)`,
     ],
     [['view', '--port', 'http'], invalid('--port <n>', 'http', 'an integer from 0 to 65535')],
     [['view', '--port', '70000'], invalid('--port <n>', '70000', 'an integer from 0 to 65535')],

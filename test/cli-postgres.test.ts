@@ -2,9 +2,9 @@ import { runLoop } from 'loopchart';
 import type { HealthReport } from 'loopchart/health';
 import type { RunList } from 'loopchart/serve';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { captureIo } from '../src/cli/captureIo.js';
-import { runStoreName } from '../src/cli/openRunStore.js';
-import { runCli } from '../src/cli/runCli.js';
+import { captureIo } from '../src/tools/cli/captureIo.js';
+import { runStoreName } from '../src/tools/cli/openRunStore.js';
+import { runCli } from '../src/tools/cli/runCli.js';
 import {
   dropSchema,
   PG_URL,

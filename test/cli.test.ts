@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { captureIo } from '../src/cli/captureIo.js';
-import { wantsColor } from '../src/cli/cliOutput.js';
-import { runCli } from '../src/cli/runCli.js';
+import { captureIo } from '../src/tools/cli/captureIo.js';
+import { wantsColor } from '../src/tools/cli/cliOutput.js';
+import { runCli } from '../src/tools/cli/runCli.js';
 
 /** Runs the CLI in this process and captures what it writes. */
 async function cli(argv: string[], color = false) {

@@ -21,7 +21,7 @@ let lib: string;
 let db: string;
 
 beforeAll(() => {
-  ({ base, lib } = compileLibrary('crash', ['index.ts', 'sqlite/index.ts']));
+  ({ base, lib } = compileLibrary('crash', ['entries/index.ts', 'entries/sqlite.ts']));
   db = join(base, 'runs.db');
 }, 60_000);
 
@@ -66,8 +66,15 @@ async function crashWhen(scenario: string, ready: (journal: Entry[]) => boolean,
   }
   await sleep(thenWaitMs);
   await kill(child);
-  await sleep(350); // the child's 300 ms claim on the run expires (crashChild.mjs)
+  await claimLapsed(scenario); // the child's 300 ms claim on the run (crashChild.mjs)
   return work;
+}
+
+/** Waits until the claim a killed writer left on `runId` has expired (a paused run holds none). */
+async function claimLapsed(runId: string) {
+  const row = await storedRow(runId);
+  const claim = row ? (JSON.parse(row.data).claim as { expiresAt: number } | undefined) : undefined;
+  if (claim) await sleep(Math.max(0, claim.expiresAt + 5 - Date.now()));
 }
 
 async function resumeIn(work: string, scenario: string, event?: object) {
@@ -105,7 +112,8 @@ async function storedRow(runId: string) {
   }
 }
 
-describe('a process killed with SIGKILL, resumed by a fresh one', () => {
+// each test starts two or three node processes: on a loaded machine that alone takes seconds
+describe('a process killed with SIGKILL, resumed by a fresh one', { timeout: 120_000 }, () => {
   it('ends a non-idempotent attempt that was in flight as unknown_outcome, called once', async () => {
     const work = await crashWhen('inflight', (j) => calls(j).length > 0);
     expect(await storedRow('inflight')).toMatchObject({ status: 'running', state: 'attempting' });
@@ -128,7 +136,7 @@ describe('a process killed with SIGKILL, resumed by a fresh one', () => {
   });
 
   it('waits only the remainder of a retry delay', async () => {
-    const work = await crashWhen('retry-delay', saved('waitingToRetry'), 500);
+    const work = await crashWhen('retry-delay', saved('waitingToRetry'), 850);
     const result = await resumeIn(work, 'retry-delay');
     expect(result).toMatchObject({ status: 'proceed', attempts: 2 });
     const journal = readJournal(work);
@@ -137,7 +145,7 @@ describe('a process killed with SIGKILL, resumed by a fresh one', () => {
     const retriedAt = calls(journal)[1]?.at ?? 0;
     expect(calls(journal).map((e) => e.mode)).toEqual(['run', 'resume']);
     expect(retriedAt).toBeGreaterThanOrEqual(retryAt - 2); // the deadline holds across processes
-    // The full delay is 1500 ms and 500+ ms of it passed before the kill: restarting the wait
+    // The full delay is 1500 ms and 850+ ms of it passed before the kill: restarting the wait
     // from zero would take 1500 ms after the resume.
     expect(retriedAt - resumedAt).toBeLessThan(1300);
     const kept = expectTraceKept(journal, result.trace);

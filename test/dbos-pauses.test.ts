@@ -7,18 +7,20 @@
  */
 import type { LoopOutcome } from 'loopchart';
 import { describe, expect, it } from 'vitest';
+import { unreadMessages } from './dbos/dbosDatabase.js';
 import { readJournals } from './dbos/dbosHarness.js';
 import { dbosTestbed } from './dbos/dbosTestbed.js';
 import { postgresReachable } from './support/postgresServer.js';
 
 const reachable = await postgresReachable();
 const bed = dbosTestbed('pauses', reachable);
-const RETRY_MS = 4000;
-const DEADLINE_MS = 4000;
+// long enough that a process started under load recovers its run well inside them
+const RETRY_MS = 8000;
+const DEADLINE_MS = 8000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const start = (executor: string) =>
   bed.start(executor, { RETRY_MS: String(RETRY_MS), DEADLINE_MS: String(DEADLINE_MS) });
-const until = async <T>(read: () => Promise<T | undefined> | T | undefined, ms = 20_000) => {
+const until = async <T>(read: () => Promise<T | undefined> | T | undefined, ms = 60_000) => {
   const end = Date.now() + ms;
   for (;;) {
     const value = await read();
@@ -27,6 +29,15 @@ const until = async <T>(read: () => Promise<T | undefined> | T | undefined, ms =
     await sleep(25);
   }
 };
+/**
+ * When `executor`'s latest process began DBOS.launch(), which recovers its runs: a wait or deadline
+ * restarted by the recovery starts no sooner. Later than the spawn by as long as a loaded machine
+ * takes to start node and load DBOS, so that time does not count against the bounds below.
+ */
+const launchedAt = (executor: string) =>
+  readJournals(bed.base, [executor])
+    .filter((e) => e.type === 'launching')
+    .at(-1)?.at ?? 0;
 const refusal = (promise: Promise<unknown>) =>
   promise.then(
     () => 'sent',
@@ -64,15 +75,16 @@ describe.runIf(reachable)('loop runs on DBOS that wait', () => {
     expect(await answer({ type: 'review.modify', candidate: 'a', input: 'b' })).toBe('refused');
     expect(await answer({ type: 'review.continue' }, 7)).toBe('not_waiting');
     // sent around answer(), straight to the topic: the workflow drops it and keeps waiting
-    await b.command('send', {
-      runId: 'review-1',
-      message: { event: { type: 'review.modify' }, pause: 1 },
-    });
-    await b.command('send', {
-      runId: 'review-1',
-      message: { event: { type: 'review.continue' }, pause: 2 },
-    });
-    await sleep(300);
+    const sendRaw = async (message: unknown) => {
+      await b.command('send', { runId: 'review-1', message });
+      await until(async () =>
+        (await unreadMessages(bed.url, 'review-1')) === 0 ? true : undefined,
+      );
+    };
+    await sendRaw({ event: { type: 'review.modify' }, pause: 1 });
+    await sendRaw({ event: { type: 'review.continue' }, pause: 2 });
+    // the workflow takes one message at a time: once it took this one, it had dropped both above
+    await sendRaw({ event: 'probe', pause: 1 });
     const still = await b.command<{ pending: { pause: number } | null }>('pending', {
       loop: 'reviewed',
       runId: 'review-1',
@@ -95,7 +107,7 @@ describe.runIf(reachable)('loop runs on DBOS that wait', () => {
         }),
       ),
     ).toBe('not_found');
-  }, 60_000);
+  }, 120_000);
 
   it('waits out only the remainder of a retry wait after a SIGKILL and a restart', async () => {
     const victim = await start('retry');
@@ -110,6 +122,7 @@ describe.runIf(reachable)('loop runs on DBOS that wait', () => {
     await sleep(1000);
     await victim.kill();
     const restarted = await start('retry'); // DBOS.launch() recovers this executor's own runs
+    const relaunchedAt = launchedAt('retry');
     const { outcome } = await restarted.command<{ outcome: LoopOutcome }>('outcome', {
       loop: 'retrying',
       runId: 'retry-1',
@@ -125,10 +138,11 @@ describe.runIf(reachable)('loop runs on DBOS that wait', () => {
       attempts: 2,
     });
     const waited = (second?.at ?? 0) - first.at;
-    // the retry asked for 4 s from the first attempt; a fresh wait after recovery would end ≥ 5 s
+    // the retry asked for RETRY_MS from the first attempt; a fresh wait after recovery would end
+    // no sooner than RETRY_MS after the relaunch (≥ 1 s later)
     expect(waited).toBeGreaterThanOrEqual(RETRY_MS - 50);
-    expect(waited).toBeLessThan(RETRY_MS + 900);
-  }, 60_000);
+    expect(second?.at ?? Number.POSITIVE_INFINITY).toBeLessThan(relaunchedAt + RETRY_MS);
+  }, 120_000);
 
   it("counts deadlineMs from the run's first start, not from its recovery", async () => {
     const victim = await start('deadline');
@@ -143,19 +157,22 @@ describe.runIf(reachable)('loop runs on DBOS that wait', () => {
     await victim.kill();
     await sleep(1000);
     const restarted = await start('deadline');
+    const relaunchedAt = launchedAt('deadline');
     const { outcome } = await restarted.command<{ outcome: LoopOutcome }>('outcome', {
       loop: 'deadlined',
       runId: 'deadline-1',
     });
-    const endedAfter = Date.now() - startedAt;
+    const endedAt = Date.now();
+    const endedAfter = endedAt - startedAt;
     expect(outcome).toMatchObject({ status: 'ceiling_stop', error: { cap: 'deadlineMs' } });
-    // the idempotent attempt ran again after the recovery, and the run still ended at 4 s
+    // the idempotent attempt ran again after the recovery, and the run still ended at DEADLINE_MS
     const everyone = [...new Set(bed.processes.map((p) => p.executor))];
     const attempts = readJournals(bed.base, everyone).filter((e) => e.runId === 'deadline-1');
     expect(attempts).toHaveLength(2);
     expect(endedAfter).toBeGreaterThanOrEqual(DEADLINE_MS - 100);
-    expect(endedAfter).toBeLessThan(DEADLINE_MS + 1500);
-  }, 60_000);
+    // a deadline counted from the recovery would end no sooner than DEADLINE_MS after the relaunch
+    expect(endedAt).toBeLessThan(relaunchedAt + DEADLINE_MS);
+  }, 120_000);
 
   it('replays a finished retry wait as it went, even when the recovery comes after the deadline', async () => {
     const victim = await start('rh');
@@ -182,10 +199,11 @@ describe.runIf(reachable)('loop runs on DBOS that wait', () => {
       attempts: 2,
       error: { cause: { step: 'attempt' } },
     });
-  }, 60_000);
+  }, 120_000);
 
   it("keeps crediting a review's time to the deadline after a recovery", async () => {
     const victim = await start('rd');
+    const startedAt = Date.now();
     await victim.command('start', {
       loop: 'reviewedDeadline',
       runId: 'review-deadline',
@@ -198,6 +216,7 @@ describe.runIf(reachable)('loop runs on DBOS that wait', () => {
       });
       return read.pending ?? undefined;
     });
+    const liveBeforeReview = Date.now() - startedAt; // at most this much of the deadline was spent
     await sleep(DEADLINE_MS + 500); // the review outlasts the whole deadline: it does not count
     const answeredAt = Date.now();
     await victim.command('answer', {
@@ -211,16 +230,19 @@ describe.runIf(reachable)('loop runs on DBOS that wait', () => {
     await sleep(1000);
     await victim.kill();
     const restarted = await start('rd');
+    const relaunchedAt = launchedAt('rd');
     const { outcome } = await restarted.command<{ outcome: LoopOutcome }>('outcome', {
       loop: 'reviewedDeadline',
       runId: 'review-deadline',
     });
-    const endedAfterAnswer = Date.now() - answeredAt;
-    // attempt 2 ran again after the recovery and had the deadline's rest: ~4 s after the answer
+    const endedAt = Date.now();
+    // attempt 2 ran again after the recovery and had the deadline's rest: what was left of DEADLINE_MS
+    // after the time spent before the review, counted from the answer
     expect(outcome).toMatchObject({ status: 'ceiling_stop', error: { cap: 'deadlineMs' } });
-    expect(endedAfterAnswer).toBeGreaterThanOrEqual(DEADLINE_MS - 700);
-    expect(endedAfterAnswer).toBeLessThan(DEADLINE_MS + 1500);
-  }, 60_000);
+    expect(endedAt - answeredAt).toBeGreaterThanOrEqual(DEADLINE_MS - liveBeforeReview - 100);
+    // a deadline started afresh at the recovery would end no sooner than DEADLINE_MS after the relaunch
+    expect(endedAt).toBeLessThan(relaunchedAt + DEADLINE_MS);
+  }, 120_000);
 
   it('ends a run cancelled through DBOS as aborted, with the attempt it was in', async () => {
     const [a, b] = [await start('ca'), await start('cb')];
@@ -239,7 +261,7 @@ describe.runIf(reachable)('loop runs on DBOS that wait', () => {
     });
     expect(outcome.rationale).toMatch(/cancelled through DBOS while attempt was in flight/);
     expect(outcome.trace.at(-1)).toMatchObject({ decision: 'aborted' });
-  }, 60_000);
+  }, 120_000);
 
   it('reads a run cancelled while it waits for review as aborted there, its candidate kept', async () => {
     const a = await start('cr');
@@ -272,7 +294,7 @@ describe.runIf(reachable)('loop runs on DBOS that wait', () => {
     const states = outcome.trace.map((entry) => entry.state);
     expect(states.filter((state) => state === 'attempting')).toHaveLength(2);
     expect(states).toContain('refining');
-  }, 60_000);
+  }, 120_000);
 
   it('reads a run cancelled while it waited on its queue as aborted before it started', async () => {
     const a = await start('cq');
@@ -291,5 +313,5 @@ describe.runIf(reachable)('loop runs on DBOS that wait', () => {
     expect(outcome).toMatchObject({ status: 'aborted', attempts: 0, iterations: 0 });
     expect(outcome.rationale).toMatch(/cancelled through DBOS before it started/);
     expect(readJournals(bed.base, ['cq']).some((e) => e.runId === 'cancel-queued')).toBe(false);
-  }, 60_000);
+  }, 120_000);
 });

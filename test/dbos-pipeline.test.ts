@@ -9,29 +9,34 @@
  */
 import type { LoopOutcome } from 'loopchart';
 import type { PipelineOutcome } from 'loopchart/pipeline';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readJournals } from './dbos/dbosHarness.js';
 import { dbosTestbed } from './dbos/dbosTestbed.js';
 import { postgresReachable } from './support/postgresServer.js';
 
 const reachable = await postgresReachable();
 const bed = dbosTestbed('pipeline', reachable);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.runIf(reachable)('a diamond pipeline on DBOS', () => {
   it('recovers a stage killed mid-flight honestly and completes after a retry', async () => {
     const start = (executor: string) => bed.start(executor, { STEP_MS: '40' });
     const [victim, rescuer] = [await start('pa'), await start('pb')];
     await victim.command('start', { loop: 'diamond', runId: 'd1', input: 'q3' });
-    // kill it once `right`'s workflow has succeeded and `left` (25 times slower) is in flight
-    for (let i = 0; i < 500; i++) {
-      const left = readJournals(bed.base, ['pa']).filter((e) => e.loop === 'stage:left');
-      const right = await rescuer.command<{ status: string | null }>('status', {
-        runId: 'd1.right.1',
-      });
-      if (right.status === 'SUCCESS' && left.length === 1 && left[0]?.type === 'effect') break;
-      await sleep(10);
-    }
+    // kill it once `right`'s workflow has succeeded and `left` (25 times slower) is in flight; it
+    // is frozen while its journal is read, so the journal then is the journal at the kill
+    await vi.waitFor(
+      async () => {
+        const right = await rescuer.command<{ status: string | null }>('status', {
+          runId: 'd1.right.1',
+        });
+        await victim.freeze();
+        const left = readJournals(bed.base, ['pa']).filter((e) => e.loop === 'stage:left');
+        if (right.status === 'SUCCESS' && left.length === 1 && left[0]?.type === 'effect') return;
+        victim.thaw();
+        throw new Error(`never saw right done while left was in flight: ${victim.errors()}`);
+      },
+      { timeout: 60_000, interval: 10 },
+    );
     await victim.kill();
     const atKill = readJournals(bed.base, ['pa']);
     expect(atKill.filter((e) => e.loop === 'stage:left')).toHaveLength(1);
@@ -48,11 +53,14 @@ describe.runIf(reachable)('a diamond pipeline on DBOS', () => {
           runId: 'd1',
         })
       ).pending;
-    let pause = await readPause();
-    for (let i = 0; i < 800 && !pause; i++) {
-      await sleep(25);
-      pause = await readPause();
-    }
+    const pause = await vi.waitFor(
+      async () => {
+        const read = await readPause();
+        if (!read) throw new Error('the pipeline never paused');
+        return read;
+      },
+      { timeout: 60_000, interval: 25 },
+    );
     expect(pause).toMatchObject({
       state: 'layer2.stageFailed',
       pending: { reason: 'stage_failed' },
@@ -91,17 +99,18 @@ describe.runIf(reachable)('a diamond pipeline on DBOS', () => {
   it("shows a stage loop's pause as the pipeline's, answers it from another process, and cancels", async () => {
     const [a, b] = [await bed.start('ra'), await bed.start('rb')];
     type Pause = { pause: number; state: string; pending: Record<string, unknown> };
-    const pendingOf = async (runId: string) => {
-      for (let i = 0; i < 400; i++) {
-        const { pending } = await b.command<{ pending: Pause | null }>('pending', {
-          loop: 'reviewedStage',
-          runId,
-        });
-        if (pending) return pending;
-        await sleep(25);
-      }
-      throw new Error(`${runId} never paused`);
-    };
+    const pendingOf = (runId: string) =>
+      vi.waitFor(
+        async () => {
+          const { pending } = await b.command<{ pending: Pause | null }>('pending', {
+            loop: 'reviewedStage',
+            runId,
+          });
+          if (!pending) throw new Error(`${runId} never paused`);
+          return pending;
+        },
+        { timeout: 60_000, interval: 25 },
+      );
     const answer = (runId: string, event: unknown) =>
       b.command('answer', { loop: 'reviewedStage', runId, event }).then(
         () => 'sent',
@@ -149,5 +158,5 @@ describe.runIf(reachable)('a diamond pipeline on DBOS', () => {
     });
     const stage = await b.command<{ status: string | null }>('status', { runId: 'r2.draft.1' });
     expect(stage.status).toBe('CANCELLED');
-  }, 60_000);
+  }, 120_000);
 });

@@ -7,7 +7,7 @@
  */
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
 import { LOOP_STATUSES, type LoopOutcome } from 'loopchart';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { type DbosProcess, readJournals } from './dbos/dbosHarness.js';
 import { dbosTestbed } from './dbos/dbosTestbed.js';
 import { postgresReachable } from './support/postgresServer.js';
@@ -18,7 +18,6 @@ const RUNS = 200;
 const EXECUTORS = ['w1', 'w2', 'w3'];
 let client: DBOSClient | undefined;
 afterAll(() => client?.destroy());
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.runIf(reachable)('200 loop runs on three DBOS processes, one SIGKILLed', () => {
   it('ends every run once, records no effect twice, and ends in-flight side effects unknown_outcome', async () => {
@@ -39,17 +38,25 @@ describe.runIf(reachable)('200 loop runs on three DBOS processes, one SIGKILLed'
       );
     }
 
-    // kill w1 while it has attempts in flight, a non-idempotent one among them
-    for (let i = 0; i < 800; i++) {
-      const mine = readJournals(bed.base, ['w1']);
-      const done = new Set(
-        mine.filter((e) => e.type === 'done').map((e) => `${e.runId}#${e.attempt}`),
-      );
-      const open = mine.filter((e) => e.type === 'effect' && !done.has(`${e.runId}#${e.attempt}`));
-      // a side attempt past the first: its recovery replays finished attempts before the open one
-      if (open.length >= 2 && open.some((e) => e.loop === 'side' && e.attempt >= 2)) break;
-      await sleep(5);
-    }
+    // kill w1 while it has attempts in flight, a non-idempotent one among them: it is frozen while
+    // its journal is read, so what is open then is exactly what is in flight at the kill
+    await vi.waitFor(
+      async () => {
+        await victim.freeze();
+        const mine = readJournals(bed.base, ['w1']);
+        const done = new Set(
+          mine.filter((e) => e.type === 'done').map((e) => `${e.runId}#${e.attempt}`),
+        );
+        const open = mine.filter(
+          (e) => e.type === 'effect' && !done.has(`${e.runId}#${e.attempt}`),
+        );
+        // a side attempt past the first: its recovery replays finished attempts before the open one
+        if (open.length >= 2 && open.some((e) => e.loop === 'side' && e.attempt >= 2)) return;
+        victim.thaw();
+        throw new Error(`w1 never had a side attempt past the first in flight: ${victim.errors()}`);
+      },
+      { timeout: 120_000, interval: 5 },
+    );
     await victim.kill();
     const atKill = readJournals(bed.base, ['w1']);
     const recovered = await rescuer.command<{ ids: string[] }>('recover', { executor: 'w1' });
@@ -125,5 +132,5 @@ describe.runIf(reachable)('200 loop runs on three DBOS processes, one SIGKILLed'
       }
     }
     expect(unknown).toBeGreaterThan(0);
-  }, 240_000);
+  }, 300_000);
 });

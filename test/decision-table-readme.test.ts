@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { decisionTableMarkdown } from '../src/guards/decisionTableMarkdown.js';
+import { decisionTableMarkdown } from '../src/core/decisions/decisionTableMarkdown.js';
 
 const README = new URL('../README.md', import.meta.url);
 const BLOCK =

@@ -2,9 +2,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createLoopMachine } from 'loopchart';
 import { toMachineJson, toMermaid } from 'loopchart/analysis';
 import { describe, expect, it } from 'vitest';
-import { captureIo } from '../src/cli/captureIo.js';
-import { diagramConfig } from '../src/cli/commands/diagram.js';
-import { runCli } from '../src/cli/runCli.js';
+import { captureIo } from '../src/tools/cli/captureIo.js';
+import { diagramConfig } from '../src/tools/cli/commands/diagram.js';
+import { runCli } from '../src/tools/cli/runCli.js';
 
 const README = new URL('../docs/diagram.md', import.meta.url);
 const SECTION =

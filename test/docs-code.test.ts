@@ -31,7 +31,10 @@ it('type-checks every TypeScript block of the README and docs/', async () => {
       compilerOptions: {
         noEmit: true,
         noUnusedLocals: false,
-        paths: { loopchart: ['../../src/index.ts'], 'loopchart/*': ['../../src/*/index.ts'] },
+        paths: {
+          loopchart: ['../../src/entries/index.ts'],
+          'loopchart/*': ['../../src/entries/*.ts'],
+        },
       },
       files: names,
     }),
@@ -91,7 +94,7 @@ describe('the README and docs/', () => {
         .flatMap((row) => {
           const [entries = '', holds = ''] = row.split(' | ');
           const sources = [...entries.matchAll(/`loopchart\/(\w+)`/g)].map((m) =>
-            readFileSync(join(root, 'src', String(m[1]), 'index.ts'), 'utf8'),
+            readFileSync(join(root, 'src', 'entries', `${m[1]}.ts`), 'utf8'),
           );
           return [...holds.matchAll(/`([A-Za-z_$][\w$]*)`/g)]
             .map((m) => String(m[1]))

@@ -78,7 +78,6 @@ type MovedTypes = [
   import('loopchart/analysis').GraphNodeType,
   import('loopchart/pipeline').LayerCheck,
   import('loopchart/persistence').ListOptions,
-  import('loopchart/persistence').LoopContext,
   import('loopchart/persistence').LoopPhase,
   import('loopchart/analysis').MachineGraph,
   import('loopchart/analysis').MachineJson,
@@ -104,7 +103,6 @@ type MovedTypes = [
   import('loopchart/pipeline').StageInputContext,
   import('loopchart/pipeline').StageReport,
   import('loopchart/pipeline').StageStatus,
-  import('loopchart/persistence').StepInput,
   import('loopchart/analysis').UnboundedCycle,
 ];
 
@@ -123,7 +121,7 @@ describe('the entries', () => {
   });
 
   it('names every moved type on its entry', () => {
-    expectTypeOf<MovedTypes['length']>().toEqualTypeOf<38>();
+    expectTypeOf<MovedTypes['length']>().toEqualTypeOf<36>();
   });
 
   it('lists each subpath entry in package.json', () => {

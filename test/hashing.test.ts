@@ -50,20 +50,20 @@ describe('canonical JSON', () => {
   test.prop([fc.jsonValue({ stringUnit: 'grapheme' })], { numRuns: 1_000 })(
     'is what the canonicalize package writes, for every JSON value',
     async (value) => {
-      const { toCanonicalJson } = await import('../src/jsonText.js');
+      const { toCanonicalJson } = await import('../src/core/vocabulary/jsonText.js');
       expect(toCanonicalJson(value)).toBe(canonicalize(value));
     },
   );
 
   it('makes keys with lone surrogates well-formed before sorting; a key they collide with keeps the later value', async () => {
     // the reference refuses lone surrogates, so this case is pinned by hand
-    const { toCanonicalJson } = await import('../src/jsonText.js');
+    const { toCanonicalJson } = await import('../src/core/vocabulary/jsonText.js');
     const value = { 'a\uD800': 1, b: 2, 'a\uFFFD': 3, '\uDC00': 4 };
     expect(toCanonicalJson(value)).toBe('{"a\uFFFD":3,"b":2,"\uFFFD":4}');
   });
 
   it('writes -0 as 0, keeps __proto__ as data and sorts keys by UTF-16 code units', async () => {
-    const { toCanonicalJson } = await import('../src/jsonText.js');
+    const { toCanonicalJson } = await import('../src/core/vocabulary/jsonText.js');
     const value = JSON.parse('{"\u{1F600}":1,"\uFFFF":2,"__proto__":{"b":-0,"a":"x"}}');
     expect(toCanonicalJson(value)).toBe(canonicalize(value));
     expect(toCanonicalJson(value)).toBe('{"__proto__":{"a":"x","b":0},"\u{1F600}":1,"\uFFFF":2}');
@@ -72,7 +72,7 @@ describe('canonical JSON', () => {
 
 describe('canonical JSON of odd arrays', () => {
   it('writes the holes of a sparse array as null, like JSON.stringify', async () => {
-    const { toCanonicalJson } = await import('../src/jsonText.js');
+    const { toCanonicalJson } = await import('../src/core/vocabulary/jsonText.js');
     // biome-ignore lint/suspicious/noSparseArray: the hole is the point
     const sparse = [, 1];
     expect(toCanonicalJson(sparse)).toBe('[null,1]');
@@ -83,7 +83,7 @@ describe('canonical JSON of odd arrays', () => {
 
 describe('fingerprint text', () => {
   it('is total on hostile values and folds only string values', async () => {
-    const { foldedJson } = await import('../src/jsonText.js');
+    const { foldedJson } = await import('../src/core/vocabulary/jsonText.js');
     const cyclic: Record<string, unknown> = { Note: '  Two   Words ' };
     cyclic.self = cyclic;
     expect(foldedJson(cyclic)).toBe('{"Note":"two words","self":"[Circular]"}');

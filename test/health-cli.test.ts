@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { SqliteCheckpointStore } from 'loopchart/sqlite';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { HEALTH_FIXTURES, runScripted } from '../bench/loops/healthRuns.js';
-import { captureIo } from '../src/cli/captureIo.js';
-import { runCli } from '../src/cli/runCli.js';
-import { parseWhen } from '../src/health/parseWhen.js';
+import { captureIo } from '../src/tools/cli/captureIo.js';
+import { runCli } from '../src/tools/cli/runCli.js';
+import { parseWhen } from '../src/tools/health/parseWhen.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loopchart-health-cli-'));
 const db = join(dir, 'runs.db');

@@ -13,8 +13,8 @@ import { PostgresCheckpointStore } from 'loopchart/postgres';
 import { SqliteCheckpointStore } from 'loopchart/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HEALTH_FIXTURES, replicateRuns, runScripted } from '../bench/loops/healthRuns.js';
-import { captureIo } from '../src/cli/captureIo.js';
-import { runCli } from '../src/cli/runCli.js';
+import { captureIo } from '../src/tools/cli/captureIo.js';
+import { runCli } from '../src/tools/cli/runCli.js';
 import { dropSchema, PG_URL, postgresReachable, schemaName } from './support/postgresServer.js';
 
 const reachable = await postgresReachable();

@@ -1,11 +1,11 @@
 import { MemoryCheckpointStore } from 'loopchart';
 import { describe, expect, it } from 'vitest';
-import { captureIo } from '../src/cli/captureIo.js';
-import { runCli } from '../src/cli/runCli.js';
-import { parseWindow } from '../src/health/parseWindow.js';
-import { createRunApi } from '../src/serve/runApi.js';
-import { listRuns } from '../src/serve/runList.js';
-import { healthResponse } from '../src/viewer/health/healthRoute.js';
+import { captureIo } from '../src/tools/cli/captureIo.js';
+import { runCli } from '../src/tools/cli/runCli.js';
+import { parseWindow } from '../src/tools/health/parseWindow.js';
+import { createRunApi } from '../src/tools/serve/runApi.js';
+import { listRuns } from '../src/tools/serve/runList.js';
+import { healthResponse } from '../src/tools/viewer/health/healthRoute.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 

@@ -1,4 +1,4 @@
-import { type LoopConfig, loopMachineFor, runLoop } from 'loopchart';
+import { compileLoop, type LoopConfig, runLoop } from 'loopchart';
 import { describe, expect, it } from 'vitest';
 import { correctable } from './support/scriptedSteps.js';
 
@@ -9,18 +9,24 @@ describe('runLoop reuses the machine of a config it has seen', () => {
     validate: () => correctable('never good enough'),
   });
 
-  it('returns the same machine for the same, unchanged config object', () => {
+  // runLoop runs a config on the step-free chart its settings share (issue 31 removed the registry
+  // keyed by config objects): the same config, seen again, runs on the same machine
+  const machineOf = (config: LoopConfig<string, string>) => compileLoop(config).sharedChart;
+
+  it('returns the same machine for the same, unchanged config, another for other settings', () => {
     const shared = config();
-    expect(loopMachineFor(shared)).toBe(loopMachineFor(shared));
-    expect(loopMachineFor(config())).not.toBe(loopMachineFor(shared));
+    expect(machineOf(shared)).toBe(machineOf(shared));
+    expect(machineOf({ ...config(), maxRetries: 3 })).not.toBe(machineOf(shared));
+    const plan = compileLoop(shared);
+    expect(plan.chart).toBe(plan.chart);
   });
 
   it('rebuilds when the config object changed, so a mutation is never ignored', async () => {
     const shared = config();
     expect((await runLoop(shared, 'q')).iterations).toBe(2);
-    const before = loopMachineFor(shared);
+    const before = machineOf(shared);
     shared.maxRetries = 4;
-    expect(loopMachineFor(shared)).not.toBe(before);
+    expect(machineOf(shared)).not.toBe(before);
     expect((await runLoop(shared, 'q')).iterations).toBe(4);
     shared.stall = { after: 2, on: 'verdict' };
     expect(await runLoop(shared, 'q')).toMatchObject({ status: 'stalled', attempts: 2 });

@@ -14,8 +14,8 @@ import {
   transitionCoverage,
 } from 'loopchart/testing';
 import { describe, expect, it } from 'vitest';
-import { replayLoopPath } from '../src/testing/replayLoopPath.js';
-import { dryRun } from '../src/testing/takenTransitions.js';
+import { replayLoopPath } from '../src/tools/testing/replayLoopPath.js';
+import { dryRun } from '../src/tools/testing/takenTransitions.js';
 import { specBounds } from './support/specBounds.js';
 
 // Every path of loopchart's own machine, for many configs: each path is replayed against the

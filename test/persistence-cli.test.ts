@@ -5,8 +5,8 @@ import { clarificationRequest, runLoop } from 'loopchart';
 import { runPipeline } from 'loopchart/pipeline';
 import { SqliteCheckpointStore } from 'loopchart/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { captureIo } from '../src/cli/captureIo.js';
-import { runCli } from '../src/cli/runCli.js';
+import { captureIo } from '../src/tools/cli/captureIo.js';
+import { runCli } from '../src/tools/cli/runCli.js';
 import { correctable, valid } from './support/scriptedSteps.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loopchart-runs-cli-'));
@@ -102,7 +102,7 @@ describe('loopchart runs', () => {
     expect(broken.code).toBe(1);
     expect(broken.stderr).toMatch(/is corrupt: its data is not JSON .*\(corrupt\)/);
     const missing = await cli('runs', 'list', '--db', join(dir, 'absent.db'));
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no runs database at .*absent\.db/);
   });
 

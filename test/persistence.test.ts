@@ -13,7 +13,7 @@ import {
   runLoop,
 } from 'loopchart';
 import { decodeCheckpoint, machineFingerprint } from 'loopchart/persistence';
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { correctable, counted, valid } from './support/scriptedSteps.js';
 
 /** A memory store that can be slowed down or made to fail from its n-th save on. */
@@ -216,7 +216,11 @@ describe('resumeLoop', () => {
     const config = { ...refining(), attempt: () => new Promise<string>(() => {}) };
     const controller = new AbortController();
     const first = runLoop(config, 'q', { store, runId: 'a', signal: controller.signal });
-    await new Promise((r) => setTimeout(r, 5));
+    // the run is in its attempt, and saved so (however long a loaded machine takes)
+    await vi.waitFor(async () => expect((await store.load('a'))?.state).toBe('attempting'), {
+      timeout: 10_000,
+      interval: 1,
+    });
     const record = (await store.load('a')) as CheckpointRecord;
     controller.abort();
     await first;

@@ -17,8 +17,8 @@ import {
 } from 'loopchart/pipeline';
 import { SqliteCheckpointStore } from 'loopchart/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pipelineRecordOf } from '../src/pipeline/pipelineRecord.js';
-import { answerRun } from '../src/serve/answerRun.js';
+import { pipelineRecordOf } from '../src/runners/pipeline/pipelineRecord.js';
+import { answerRun } from '../src/tools/serve/answerRun.js';
 import { counted, deferred, valid } from './support/scriptedSteps.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loopchart-pipeline-'));

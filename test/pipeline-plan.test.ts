@@ -1,7 +1,7 @@
 import { isLoopConfigError } from 'loopchart';
 import { createPipelineMachine, type PipelineStage } from 'loopchart/pipeline';
 import { describe, expect, it } from 'vitest';
-import { findCycles, planLayers } from '../src/pipeline/planLayers.js';
+import { findCycles, planLayers } from '../src/runners/pipeline/planLayers.js';
 import { valid } from './support/scriptedSteps.js';
 
 const loop = { attempt: () => 'x', validate: () => valid };

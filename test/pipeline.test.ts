@@ -13,6 +13,7 @@ import {
 } from 'loopchart/pipeline';
 import { describe, expect, it } from 'vitest';
 import { type AnyActorRef, createActor, toPromise } from 'xstate';
+import { inspectorFlushed } from './support/inspectorFlushed.js';
 import { correctable, counted, deferred, fundamental, valid } from './support/scriptedSteps.js';
 
 /** A loop whose attempt returns `{ stage, input }` (or `produce(input, call)`) and is accepted. */
@@ -146,7 +147,7 @@ describe('a diamond plan a → (b, c) → d', () => {
     const inspector = createInspector({ send: (event) => received.push(event) });
     const run = await runPipeline(diamond().plan, 'q', { inspect: inspector.inspect });
     expect(run.status).toBe('completed');
-    await new Promise((resolve) => setTimeout(resolve, 20)); // the inspector converts on a timer
+    await inspectorFlushed();
     inspector.stop();
     const actors = received.filter((event) => event.type === '@xstate.actor');
     const root = actors.find((event) => event.parentId === undefined);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type LoopConfig, resolveConfig } from '../src/config.js';
-import { runOneStep, runStepsOf, type StepInput } from '../src/machines/stepActors.js';
+import { runOneStep, runStepsOf, type StepInput } from '../src/core/chart/stepActors.js';
+import { type LoopConfig, resolveConfig } from '../src/core/vocabulary/config.js';
 
 // A step in flight when its run was checkpointed runs again only if running it twice is harmless:
 // loopchart's stand-in for a refine the config leaves out acts on nothing, so it always may.

@@ -16,7 +16,7 @@ import {
   withCost,
 } from 'loopchart';
 import { modelSteps } from 'loopchart/ai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { z } from 'zod';
 import { AsyncContextManager } from './support/asyncContextManager.js';
 import { scriptedModel } from './support/mockModel.js';
@@ -178,6 +178,11 @@ describe('OpenTelemetry spans (real SDK, in-memory exporter)', () => {
         .filter((s) => s.name.startsWith('loopchart.'))
         .map((s) => s.name);
     const seenInValidation: string[][] = [];
+    // the held spans wait on a timer: a second of it passes on fake timers, not on the wall clock
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const outcome = await runLoop(
       {
         id: 'slow',
@@ -186,7 +191,7 @@ describe('OpenTelemetry spans (real SDK, in-memory exporter)', () => {
         validate: async (n: number) => {
           if (n > 1) return valid;
           seenInValidation.push(stepSpans());
-          await new Promise((resolve) => setTimeout(resolve, 1_100));
+          await vi.advanceTimersByTimeAsync(1_100);
           seenInValidation.push(stepSpans());
           return correctable('again');
         },

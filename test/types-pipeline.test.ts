@@ -1,4 +1,5 @@
-import type { LoopConfig } from 'loopchart';
+import { compileLoop, type LoopConfig } from 'loopchart';
+import { certifyLoop, certifyPipeline } from 'loopchart/analysis';
 import {
   createPipelineMachine,
   definePipeline,
@@ -6,6 +7,9 @@ import {
   type PipelineOutcome,
   type PipelinePlan,
   type PipelineRunResult,
+  type PlanInput,
+  type PlanResults,
+  type PlanStageInputs,
   resumePipeline,
   runPipeline,
 } from 'loopchart/pipeline';
@@ -114,9 +118,9 @@ describe('typed pipelines (definePipeline)', () => {
           loop: { attempt: () => 1, validate: () => valid },
         }));
     const plan = orderPipeline();
-    expectTypeOf<Parameters<typeof resumePipeline<Order, PlanResults>>[1]['event']>().toEqualTypeOf<
-      PipelineEvent<'ledger' | 'report' | 'audit'> | undefined
-    >();
+    expectTypeOf<
+      Parameters<typeof resumePipeline<Order, Results, PlanStageInputs<typeof plan>>>[1]['event']
+    >().toEqualTypeOf<PipelineEvent<Results, PlanStageInputs<typeof plan>> | undefined>();
     const record = { stages: {}, status: 'paused' } as never;
     const wrong = () =>
       // @ts-expect-error 'reprot' is not a stage of this plan
@@ -132,7 +136,8 @@ describe('typed pipelines (definePipeline)', () => {
     expect(createPipelineMachine(plan).id).toBe('orders');
     // @ts-expect-error the plan takes an Order
     void (() => runPipeline(plan, 'acme'));
-    expectTypeOf(plan).toEqualTypeOf<PipelinePlan<Order, PlanResults>>();
+    expectTypeOf<PlanInput<typeof plan>>().toEqualTypeOf<Order>();
+    expectTypeOf<PlanResults<typeof plan>>().toEqualTypeOf<Results>();
   });
 
   it('keeps plain plans working, their stage loops seeing unknown input, not any', async () => {
@@ -155,8 +160,48 @@ describe('typed pipelines (definePipeline)', () => {
       ));
     expect(run.status === 'completed' && run.results).toEqual({ a: 'x' });
   });
+
+  it('takes a compiled loop as a stage, typed as its config, and certifies it the same', async () => {
+    const ledgerLoop: LoopConfig<Order, Ledger> = {
+      maxRetries: 2,
+      attempt: ({ input }) => ({ customer: input.customer, total: input.lines.length }),
+      validate: () => valid,
+    };
+    const compiled = compileLoop(ledgerLoop);
+    const plan = definePipeline<Order>({ id: 'compiled' })
+      .stage('ledger', { loop: compiled })
+      .stage('total', {
+        dependsOn: ['ledger'],
+        input: (results) => results.ledger?.total ?? 0,
+        loop: compileLoop({
+          attempt: ({ input }: { input: number }) => input * 2,
+          validate: () => valid,
+        }),
+      })
+      .plan();
+    expectTypeOf<PlanResults<typeof plan>>().toEqualTypeOf<{ ledger: Ledger; total: number }>();
+    void (() =>
+      definePipeline<Order>().stage('wrong', {
+        // @ts-expect-error a plan compiled for another input type does not fit the stage
+        loop: compileLoop<string, string>({ attempt: () => '', validate: () => valid }),
+      }));
+    const run = await runPipeline(plan, order);
+    expect(run.status === 'completed' && run.results).toEqual({
+      ledger: { customer: 'acme', total: order.lines.length },
+      total: order.lines.length * 2,
+    });
+    expect(certifyLoop(compiled)).toEqual(certifyLoop(ledgerLoop));
+    const asConfigs = {
+      ...plan,
+      stages: plan.stages.map((stage) => ({
+        ...stage,
+        loop: (stage.loop as typeof compiled).config,
+      })),
+    };
+    expect(certifyPipeline(plan)).toEqual(certifyPipeline(asConfigs));
+  });
 });
 
-type PlanResults =
-  ReturnType<typeof orderPipeline> extends PipelinePlan<Order, infer R> ? R : never;
-expectTypeOf<PipelineOutcome<PlanResults>['stages']>().toHaveProperty('audit');
+type Results =
+  ReturnType<typeof orderPipeline> extends PipelinePlan<Order, infer R, infer _> ? R : never;
+expectTypeOf<PipelineOutcome<Results>['stages']>().toHaveProperty('audit');

@@ -1,7 +1,7 @@
 import { type AddressInfo, createServer } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
-import { captureIo } from '../src/cli/captureIo.js';
-import { runCli } from '../src/cli/runCli.js';
+import { captureIo } from '../src/tools/cli/captureIo.js';
+import { runCli } from '../src/tools/cli/runCli.js';
 
 describe('loopchart view', () => {
   it('serves the viewer on 127.0.0.1 until SIGTERM, then closes everything and exits 0', async () => {
@@ -39,7 +39,7 @@ describe('loopchart view', () => {
     try {
       expect(await runCli(['view', '--port', String(port)], busy.io)).toBe(1);
       expect(busy.stderr()).toMatch(
-        /view: cannot listen on 127.0.0.1:\d+ \(EADDRINUSE\); try --port 0/,
+        /^view: cannot listen on 127.0.0.1:\d+ \(port in use\); try --port 0\n$/,
       );
       expect(process.listenerCount('SIGTERM')).toBe(0);
     } finally {

@@ -1,7 +1,8 @@
 import { createInspector } from '@statelyai/inspect';
 import { describe, expect, it } from 'vitest';
 import { createActor, createMachine } from 'xstate';
-import { graphFromDefinition } from '../src/viewer/graphFromDefinition.js';
+import { graphFromDefinition } from '../src/tools/viewer/graphFromDefinition.js';
+import { inspectorFlushed } from './support/inspectorFlushed.js';
 
 /** Deep enough that `@statelyai/inspect` (depth limit 10) cuts off the innermost transition. */
 const deep = createMachine({
@@ -29,7 +30,7 @@ async function definitionSent(machine: typeof deep): Promise<string> {
   const sent: Array<{ type: string; definition?: string }> = [];
   const inspector = createInspector({ send: (event) => void sent.push(event as never) });
   const actor = createActor(machine, { inspect: inspector.inspect }).start();
-  await new Promise((resolve) => setTimeout(resolve, 50)); // the inspector converts on a timer
+  await inspectorFlushed();
   actor.stop();
   const definition = sent.find((event) => event.type === '@xstate.actor')?.definition;
   if (definition === undefined) throw new Error('the inspector sent no definition');

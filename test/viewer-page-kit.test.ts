@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loopBadge, readable } from '../src/viewer/page/clientKit.js';
-import type { RunView } from '../src/viewer/runView.js';
+import { loopBadge, readable } from '../src/tools/viewer/page/clientKit.js';
+import type { RunView } from '../src/tools/viewer/runView.js';
 
 describe('the page kit', () => {
   it.each([

@@ -3,9 +3,9 @@ import { toMachineJson } from 'loopchart/analysis';
 import { layoutChart, type RunView } from 'loopchart/viewer';
 import { describe, expect, it } from 'vitest';
 import { createMachine } from 'xstate';
-import { activeLeaves, appendStep, MAX_STEPS } from '../src/viewer/activeLeaves.js';
-import { takenPath } from '../src/viewer/page/takenPath.js';
-import { distanceToRoute, placeEdgeLabels } from '../src/viewer/placeEdgeLabels.js';
+import { activeLeaves, appendStep, MAX_STEPS } from '../src/tools/viewer/activeLeaves.js';
+import { takenPath } from '../src/tools/viewer/page/takenPath.js';
+import { distanceToRoute, placeEdgeLabels } from '../src/tools/viewer/placeEdgeLabels.js';
 import { valid } from './support/scriptedSteps.js';
 
 const overlaps = (
@@ -117,6 +117,42 @@ describe('takenPath (the page reads a run onto its chart)', () => {
     expect(count('m.b', 'm.a')).toBe(1); // BACK is declared on b, left from b.y
     expect(count('m.b#initial', 'm.b.x')).toBe(2);
     expect([...path.current].sort()).toEqual(['m.b', 'm.b.x']);
+  });
+});
+
+describe('takenPath through compound states', () => {
+  it("leaves a compound by its done edge only from its final child, as a pipeline's layers do", async () => {
+    const machine = createMachine({
+      id: 'p',
+      initial: 'layer1',
+      states: {
+        layer1: {
+          initial: 'running',
+          states: {
+            running: { always: 'settling' },
+            settling: { always: 'done' },
+            done: { type: 'final' },
+          },
+          onDone: 'layer2',
+        },
+        layer2: { initial: 'running', states: { running: {} } },
+      },
+    });
+    const layout = await layoutChart(toMachineJson(machine));
+    const steps = [['layer1.running'], ['layer2.running']];
+    const path = takenPath(layout, { value: { layer2: 'running' }, steps, trace: [] } as never);
+    const taken = layout.edges
+      .filter((edge) => path.taken.has(edge.id))
+      .map((edge) => `${edge.source}>${edge.target}`);
+    expect(taken).toEqual(
+      expect.arrayContaining([
+        'p.layer1.running>p.layer1.settling',
+        'p.layer1.settling>p.layer1.done',
+        'p.layer1>p.layer2',
+        'p.layer2#initial>p.layer2.running',
+      ]),
+    );
+    expect(path.visited.has('p.layer1.done')).toBe(true);
   });
 });
 

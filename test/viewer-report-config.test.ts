@@ -2,7 +2,7 @@ import { createLoopMachine, type LoopConfig, MemoryCheckpointStore, runLoop } fr
 import { loopHealth } from 'loopchart/health';
 import { renderRunReport } from 'loopchart/viewer';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderHealthPage } from '../src/viewer/health/renderHealthPage.js';
+import { renderHealthPage } from '../src/tools/viewer/health/renderHealthPage.js';
 import { correctable, valid } from './support/scriptedSteps.js';
 
 afterEach(() => {

@@ -1,5 +1,7 @@
+import { runPipeline } from 'loopchart/pipeline';
 import { parseInspection, RunStore } from 'loopchart/viewer';
 import { describe, expect, it } from 'vitest';
+import { toWireEvent } from '../src/tools/viewer/toWireEvent.js';
 
 const actor = (sessionId: string, rootId: string, extra: object = {}) =>
   JSON.stringify({ type: '@xstate.actor', sessionId, rootId, name: 'loop', ...extra });
@@ -144,5 +146,45 @@ describe('RunStore: bounded memory', () => {
     expect(run.status).toBe('active');
     expect(run.trace).toEqual([]);
     expect(JSON.stringify(run)).toContain('[depth limit]');
+  });
+});
+
+describe('RunStore: linked runs', () => {
+  it("lists a pipeline's stage loops as runs of their own, linked to the pipeline's run", async () => {
+    const store = new RunStore();
+    const loop = { maxRetries: 2, attempt: () => 'x', validate: () => ({ valid: true as const }) };
+    const definitions: string[] = [];
+    await runPipeline(
+      {
+        id: 'report',
+        stages: [
+          { id: 'find', loop },
+          { id: 'sum', dependsOn: ['find'], loop },
+        ],
+      },
+      'q',
+      {
+        inspect: {
+          next: (event) => {
+            const wire = toWireEvent(event);
+            if (!wire) return;
+            const { linked } = store.ingest('c1', parsed(JSON.stringify(wire)));
+            if (linked?.definition) definitions.push(linked.run.machineId);
+          },
+        },
+      },
+    );
+    const runs = store.list();
+    const pipeline = runs.find((run) => run.parentId === undefined);
+    expect(pipeline).toMatchObject({ machineId: 'report', status: 'done' });
+    const stages = runs.filter((run) => run.parentId === pipeline?.id);
+    expect(stages.map((run) => run.machineId)).toEqual(['stage:find', 'stage:sum']);
+    expect(definitions).toEqual(['stage:find', 'stage:sum']);
+    for (const stage of stages) {
+      expect(stage).toMatchObject({ status: 'done', output: { status: 'proceed' } });
+      expect(stage.steps?.at(-1)).toEqual(['proceed']);
+    }
+    // The loops' own invoked steps (promise actors) are not runs.
+    expect(runs).toHaveLength(3);
   });
 });

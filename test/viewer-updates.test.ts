@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { coalesceUpdates, UPDATE_INTERVAL_MS } from '../src/viewer/coalesceUpdates.js';
+import { coalesceUpdates, UPDATE_INTERVAL_MS } from '../src/tools/viewer/coalesceUpdates.js';
 
 describe('coalesceUpdates: what the viewer sends its pages while runs change', () => {
   let sent: string[];

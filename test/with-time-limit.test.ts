@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { withTimeLimit } from '../src/withTimeLimit.js';
+import { withTimeLimit } from '../src/core/vocabulary/withTimeLimit.js';
 
 // The one timeout race behind step timeouts, the cross-check, the model check, the testing kit's
 // real steps and the battery's runs.

@@ -1,4 +1,10 @@
-import { createLoopMachine, type LoopConfig, type LoopOutcome, runLoop } from 'loopchart';
+import {
+  compileLoop,
+  createLoopMachine,
+  type LoopConfig,
+  type LoopOutcome,
+  runLoop,
+} from 'loopchart';
 import { createActor } from 'xstate';
 import {
   attempt,
@@ -35,6 +41,12 @@ export function implementation(
 
 /** `runLoop` as a user calls it, with the config defaults (trace, keys and stall detection on). */
 export const loopchart = implementation('loopchart runLoop', (task) => runLoop(config, task));
+
+/** `runLoop` of a plan compiled once (`compileLoop`): nothing resolved or built per run. */
+const plan = compileLoop(config);
+export const loopchartPlan = implementation('loopchart runLoop(plan)', (task) =>
+  runLoop(plan, task),
+);
 
 /** `runLoop` without the trace, reproducibility keys and stall fingerprints. */
 const bareConfig: LoopConfig<Task, Draft> = { ...config, trace: false, stall: false };

@@ -2,10 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loopHealth } from 'loopchart/health';
-import { type CheckpointStore, decodeCheckpoint, type ScanOptions } from 'loopchart/persistence';
+import { decodeCheckpoint } from 'loopchart/persistence';
 import { SqliteCheckpointStore } from 'loopchart/sqlite';
 import type { BenchContext, BenchSection } from '../harness/BenchSection.js';
+import { heldDuringScan } from '../harness/heldDuringScan.js';
 import { fixtureStore, replicateRuns } from '../loops/healthRuns.js';
+import { median } from '../loops/measure.js';
 
 const SIZES = [1_000, 10_000];
 const WEEK_MS = 7 * 86_400_000;
@@ -14,30 +16,7 @@ const TARGET_MS = 2_000;
 const FLAT_FACTOR = 1.5;
 
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1] ?? 0;
-};
 const mb = (bytes: number) => Number((bytes / 2 ** 20).toFixed(2));
-
-/** The most heap (after a full collection) held at any page boundary of one report. */
-async function heldDuringReport(store: SqliteCheckpointStore, baseline: number) {
-  let most = 0;
-  const probe: CheckpointStore = {
-    save: (record) => store.save(record),
-    load: (runId) => store.load(runId),
-    list: (options) => store.list(options),
-    delete: (runId) => store.delete(runId),
-    scan: async (options: ScanOptions) => {
-      const page = await store.scan(options);
-      gc();
-      most = Math.max(most, process.memoryUsage().heapUsed - baseline);
-      return page;
-    },
-  };
-  await loopHealth(probe);
-  return most;
-}
 
 /** The heap a report holds if it loads every run before counting (the naive reader). */
 async function heldLoadingAll(store: SqliteCheckpointStore, baseline: number) {
@@ -69,7 +48,7 @@ async function measure(size: number, dir: string, ctx: BenchContext) {
     }
     if (report?.scanned !== size) throw new Error(`scanned ${report?.scanned}, not ${size}`);
     const baseline = await ctx.settledHeap();
-    const streamed = await heldDuringReport(store, baseline);
+    const streamed = await heldDuringScan(store, baseline, (probe) => loopHealth(probe));
     const loadedAll = await heldLoadingAll(store, await ctx.settledHeap());
     const ms = median(times);
     return {

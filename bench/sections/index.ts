@@ -9,3 +9,4 @@ export { section as loops } from './loops.js';
 export { section as pathSamples } from './pathSamples.js';
 export { section as paths } from './paths.js';
 export { section as serve } from './serve.js';
+export { section as whatIf } from './whatIf.js';

@@ -5,6 +5,7 @@ import {
   loopchart,
   loopchartBare,
   loopchartPerCall,
+  loopchartPlan,
 } from '../loops/loopchartLoop.js';
 import { type ImplFigures, inFlightFigures, sequentialMicros } from '../loops/measure.js';
 import { plainLoop } from '../loops/plainLoop.js';
@@ -19,6 +20,7 @@ import { xstateLoop, xstateRoutedLoop } from '../loops/xstateLoop.js';
 
 const IMPLEMENTATIONS = [
   loopchart,
+  loopchartPlan,
   loopchartPerCall,
   loopchartBare,
   xstateLoop,

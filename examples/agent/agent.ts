@@ -12,7 +12,7 @@
  *   the table stage runs, and the planner is not called (test/agent-resume.test.ts does this in a
  *   real child process).
  * Runs offline: the models are the AI SDK's `MockLanguageModelV3` (from `ai/test`) with scripted replies.
- * Run it: `npm run example -- agent`.
+ * Run it from a clone of the repository: `npm run example -- agent`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

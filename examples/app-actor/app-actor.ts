@@ -7,7 +7,7 @@
  *   cancels the others with `loop.abort`: their in-flight attempt's `signal` aborts at once, and
  *   each still reports an honest `aborted` outcome;
  * - the app ends in `cancelled` with every outcome, or in `extracted` when all succeed.
- * Run it: `npm run example -- app-actor`.
+ * Run it from a clone of the repository: `npm run example -- app-actor`.
  */
 import { createLoopMachine, type LoopOutcome, type ValidationResult } from 'loopchart';
 import { assign, createActor, enqueueActions, setup, toPromise } from 'xstate';

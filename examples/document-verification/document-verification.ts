@@ -7,7 +7,7 @@
  *   partial result, leaving the 3 cycles unspent;
  * - the outcome says which happened (`status`, `iterations`, `rationale`), and the trace shows each
  *   request and each verdict.
- * Run it: `npm run example -- document-verification`.
+ * Run it from a clone of the repository: `npm run example -- document-verification`.
  */
 import { type LoopConfig, runLoop, type ValidationResult } from 'loopchart';
 

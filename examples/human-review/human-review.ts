@@ -8,7 +8,7 @@
  * - restarts: every step is a checkpoint. Each answer below opens the database afresh and calls
  *   `resumeLoop`, as a later request (or a restarted process) would. `loopchart runs show
  *   refund-ada --db <file>` prints the run at any point.
- * Run it: `npm run example -- human-review`.
+ * Run it from a clone of the repository: `npm run example -- human-review`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

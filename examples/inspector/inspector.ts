@@ -5,8 +5,8 @@
  * - `@statelyai/inspect`'s WebSocket inspector reports to the same viewer unchanged
  *   (with `serializationDepthLimit: 40`, or the machine definition is cut off at depth 10);
  * - `writeRunReport` writes a finished run as one self-contained HTML file.
- * Run it with `node .build/examples/inspector/inspector.js`; add `--serve` to keep the viewer
- * open on http://127.0.0.1:4242 until Ctrl-C.
+ * Run it from a clone of the repository: `npm run example -- inspector` (`… inspector --serve`
+ * keeps the viewer open on http://127.0.0.1:4242 until Ctrl-C).
  */
 import { createWebSocketInspector } from '@statelyai/inspect';
 import { createLoopMachine, runLoop, runLoopMachine } from 'loopchart';

@@ -8,7 +8,7 @@
  *   approves the double-billed invoices, then `resumePipeline` writes the summary without running
  *   the finished stages again.
  * Deterministic and offline: the "database" is three arrays below.
- * Run it: `npm run example -- pipeline`.
+ * Run it from a clone of the repository: `npm run example -- pipeline`.
  */
 import { MemoryCheckpointStore, type ValidationResult } from 'loopchart';
 import {

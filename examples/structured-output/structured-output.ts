@@ -9,7 +9,7 @@
  * - a refusal (finish reason `content-filter`) is `fundamental`: the loop ends at once;
  * - token usage is the loop's `cost`, the rejected replies included.
  * Runs offline: the model is the AI SDK's `MockLanguageModelV3` (from `ai/test`) with scripted replies.
- * Run it: `npm run example -- structured-output`.
+ * Run it from a clone of the repository: `npm run example -- structured-output`.
  */
 import { APICallError, Output } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';

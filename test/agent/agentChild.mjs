@@ -10,8 +10,8 @@ import { pathToFileURL } from 'node:url';
 
 const { LIB, MODE, DB, WORK, REQUEST } = process.env;
 const load = (path) => import(pathToFileURL(join(LIB, path)).href);
-const { createAgent, runAgent, resumeAgent } = await load('agent/index.js');
-const { SqliteCheckpointStore } = await load('sqlite/index.js');
+const { createAgent, runAgent, resumeAgent } = await load('entries/agent.js');
+const { SqliteCheckpointStore } = await load('entries/sqlite.js');
 
 const journal = (entry) =>
   appendFileSync(

@@ -12,8 +12,8 @@ import { type RunViewer, startViewer } from 'loopchart/viewer';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureStore, replicateRuns } from '../../bench/loops/healthRuns.js';
-import { captureIo } from '../../src/cli/captureIo.js';
-import { runCli } from '../../src/cli/runCli.js';
+import { captureIo } from '../../src/tools/cli/captureIo.js';
+import { runCli } from '../../src/tools/cli/runCli.js';
 import { launchChromium } from './support/browser.js';
 
 const HOOK_TIMEOUT = 120_000;
@@ -100,6 +100,15 @@ describe('the health page', () => {
       await checkPage(page, loops);
       expect(await page.locator('nav a[href="/"]').textContent()).toBe('runs');
       await browser.screenshot(page, 'health-demo');
+      // On a phone the panels stack and the page is no wider than the window (a chart wider
+      // than its panel scrolls inside it, its text still 11 px or more).
+      await page.setViewportSize({ width: 390, height: 844 });
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+      expect((await textSizes(page)).filter((t) => t.px < 11)).toEqual([]);
+      await browser.screenshot(page, 'health-demo-phone');
       expect(errors).toEqual([]);
       await page.close();
     },

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import type { LoopOutcome } from 'loopchart';
 import pc from 'picocolors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runDemo } from '../../src/cli/demo/runDemo.js';
+import { runDemo } from '../../src/tools/cli/demo/runDemo.js';
 import { launchChromium } from './support/browser.js';
 import {
   clipping,

@@ -2,9 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createLoopMachine, runLoopMachine } from 'loopchart';
-import { writeRunReport } from 'loopchart/viewer';
+import { connectToViewer, writeRunReport } from 'loopchart/viewer';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { createActor, createMachine } from 'xstate';
 import { correctable } from '../support/scriptedSteps.js';
 import { SCREENSHOTS } from './support/browser.js';
 import {
@@ -26,11 +27,14 @@ const badgeText = (page: Page) =>
     .locator('text')
     .textContent({ timeout: 1000 })
     .catch(() => null);
+// One in-page read: a live update may replace the badge between a locator's lookup and its
+// evaluate, and a detached element's computed fill is ''.
 const fillOf = (page: Page, selector: string) =>
-  page
-    .locator(selector)
-    .first()
-    .evaluate((el) => getComputedStyle(el).fill);
+  page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    return el?.isConnected ? getComputedStyle(el).fill : null;
+  }, selector);
+const BADGE_RECT = '[data-testid=loop-badge] rect';
 
 describe('the run viewer in headless Chromium', () => {
   it('shows a run that exhausts a cap of 5 as 5/5 in a crimson badge with the iteration_exhausted banner', async () => {
@@ -42,7 +46,7 @@ describe('the run viewer in headless Chromium', () => {
     await expect.poll(() => banner.getAttribute('data-status'), poll).toBe('iteration_exhausted');
     await expect.poll(() => badgeText(page), poll).toBe('5/5');
     expect(await badge(page).getAttribute('class')).toContain('at-cap');
-    expect(await fillOf(page, '[data-testid=loop-badge] rect')).toBe(CRIMSON);
+    await expect.poll(() => fillOf(page, BADGE_RECT), poll).toBe(CRIMSON);
     const text = await banner.textContent();
     expect(text).toContain('Correctable errors spent all 5 retries');
     expect(text).toMatch(/cap\s*5/);
@@ -74,7 +78,8 @@ describe('the run viewer in headless Chromium', () => {
     await env.browser.screenshot(page, 'viewer-live-1-of-5');
     gates[1]?.resolve();
     await expect.poll(() => badgeText(page), poll).toBe('2/5');
-    expect(await fillOf(page, '[data-testid=loop-badge] rect')).not.toBe(CRIMSON);
+    await expect.poll(() => fillOf(page, BADGE_RECT), poll).toMatch(/^rgb/);
+    expect(await fillOf(page, BADGE_RECT)).not.toBe(CRIMSON);
     await env.browser.screenshot(page, 'viewer-live-2-of-5');
     gates[2]?.resolve();
     expect((await running).status).toBe('proceed');
@@ -132,6 +137,70 @@ describe('the run viewer in headless Chromium', () => {
     await page.close();
   });
 
+  it('tells a capped, an event-gated and an unbounded loop apart, as the termination check does', async () => {
+    const inspector = connectToViewer(env.viewer.inspectUrl, { onError: () => {} });
+    await runReported(env.viewer.inspectUrl, exhaustingLoop(1), 'q');
+    const machines = [
+      createMachine({
+        id: 'toggle',
+        initial: 'off',
+        states: { off: { on: { TOGGLE: 'on' } }, on: { on: { TOGGLE: 'off' } } },
+      }),
+      createMachine({
+        id: 'light',
+        initial: 'green',
+        states: {
+          green: { after: { 60000: 'yellow' } },
+          yellow: { after: { 60000: 'red' } },
+          red: { after: { 60000: 'green' } },
+        },
+      }),
+    ];
+    const actors = machines.map((machine) =>
+      createActor(machine, { inspect: inspector.inspect }).start(),
+    );
+    const { page, errors } = await env.browser.page();
+    await page.goto(env.viewer.url);
+    const legendOf = async (machineId: string) => {
+      await page.locator('#runs li button', { hasText: machineId }).first().click();
+      const shown = page.locator('article.run', {
+        has: page.locator('h2', { hasText: machineId }),
+      });
+      await shown.locator('svg.chart[data-framed]').waitFor();
+      const kinds = await page
+        .locator('[data-testid=legend] li[data-cycle]')
+        .evaluateAll((items) => items.map((item) => item.getAttribute('data-cycle')));
+      const dashes = await page
+        .locator('svg.chart path.edge.back-edge')
+        .evaluateAll((paths) =>
+          paths.map(
+            (path) => `${getComputedStyle(path).stroke} ${getComputedStyle(path).strokeDasharray}`,
+          ),
+        );
+      return { kinds, dash: [...new Set(dashes)] };
+    };
+    const loop = await legendOf('loop');
+    const toggle = await legendOf('toggle');
+    const light = await legendOf('light');
+    expect(loop.kinds).toContain('capped');
+    expect(loop.kinds).not.toContain('unbounded');
+    expect(toggle).toMatchObject({ kinds: ['gated'] });
+    expect(light).toMatchObject({ kinds: ['unbounded'] });
+    // The colours of the diagrams (toMermaid): red unbounded, green bounded.
+    expect(light.dash.every((style) => style.startsWith('rgb(198, 40, 40)'))).toBe(true);
+    expect(toggle.dash.every((style) => style.startsWith('rgb(46, 125, 50)'))).toBe(true);
+    expect(await page.locator('[data-testid=legend]').textContent()).toContain(
+      'unbounded loop: nothing stops it',
+    );
+    const styles = [toggle.dash, light.dash].map((dash) => dash.join());
+    expect(new Set([...styles, ...loop.dash]).size).toBeGreaterThanOrEqual(3);
+    expect(errors).toEqual([]);
+    for (const actor of actors) actor.stop();
+    await inspector.close();
+    await env.browser.screenshot(page, 'viewer-legend-unbounded');
+    await page.close();
+  });
+
   it('shows an untrusted candidate and validator message as text: no element injected, no dialog', async () => {
     const outcome = await runReported(
       env.viewer.inspectUrl,
@@ -175,7 +244,7 @@ describe('the run viewer in headless Chromium', () => {
     page.on('request', (request) => requests.push(request.url()));
     await page.goto(pathToFileURL(file).href);
     await expect.poll(() => badgeText(page), poll).toBe('5/5');
-    expect(await fillOf(page, '[data-testid=loop-badge] rect')).toBe(CRIMSON);
+    await expect.poll(() => fillOf(page, BADGE_RECT), poll).toBe(CRIMSON);
     expect(await page.locator('[data-testid=status-banner]').getAttribute('data-status')).toBe(
       'iteration_exhausted',
     );

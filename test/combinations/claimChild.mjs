@@ -3,30 +3,16 @@
  * a SQLite file or a Postgres schema, journaling every attempt call with a synchronous append so
  * the journal survives a SIGKILL. Env: LIB (compiled library), STORE (sqlite | postgres), DB (the
  * file, or the schema), PG_URL, WORK (journal folder), RUN_ID, MODE (run | resume), STEP_MS (how
- * long a resumed attempt takes), CLAIM_TTL_MS. Prints the result (or the error's code) as JSON.
+ * long a resumed attempt takes), CLAIM_TTL_MS, GATE (when set, waits for a line on stdin after
+ * the `start` entry, so its start-up is not timed). Prints the result (or the error's code) as JSON.
  */
-import { appendFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { once } from 'node:events';
+import { envStore, journal, load } from '../support/journaledChild.mjs';
 
-const { LIB, STORE, DB, PG_URL, WORK, RUN_ID, MODE, STEP_MS, CLAIM_TTL_MS } = process.env;
-const load = (path) => import(pathToFileURL(join(LIB, path)).href);
-const { runLoop, resumeLoop } = await load('index.js');
+const { RUN_ID, MODE, STEP_MS, CLAIM_TTL_MS } = process.env;
+const { runLoop, resumeLoop } = await load('entries/index.js');
 
-const journal = (entry) =>
-  appendFileSync(
-    join(WORK, 'journal.jsonl'),
-    `${JSON.stringify({ pid: process.pid, mode: MODE, at: Date.now(), ...entry })}\n`,
-  );
-
-let store;
-if (STORE === 'sqlite') {
-  const { SqliteCheckpointStore } = await load('sqlite/index.js');
-  store = new SqliteCheckpointStore(DB);
-} else {
-  const { PostgresCheckpointStore } = await load('postgres/index.js');
-  store = new PostgresCheckpointStore({ connectionString: PG_URL, schema: DB });
-}
+const store = await envStore();
 
 const config = {
   idempotent: { attempt: true },
@@ -48,6 +34,7 @@ const config = {
 
 const options = { store, runId: RUN_ID, claimTtlMs: Number(CLAIM_TTL_MS) };
 journal({ type: 'start' });
+if (process.env.GATE) await once(process.stdin.setEncoding('utf8'), 'data');
 const result = await (MODE === 'run'
   ? runLoop(config, 'task', options)
   : resumeLoop(config, options)

@@ -9,10 +9,9 @@ import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PostgresCheckpointStore } from 'loopchart/postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileLibrary, removeLibrary } from '../support/compileLibrary.js';
-import { dropSchema, PG_URL, postgresReachable, schemaName } from '../support/postgresServer.js';
+import { describe, expect, it } from 'vitest';
+import { childLibrary } from '../support/childLibrary.js';
+import { PG_URL, postgresReachable } from '../support/postgresServer.js';
 import { readJournal as readJournalOf } from '../support/readJournal.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -20,23 +19,12 @@ const childScript = join(root, 'test', 'combinations', 'claimChild.mjs');
 const CLAIM_TTL_MS = 2500;
 const STEP_MS = 3000;
 const reachable = await postgresReachable();
-const schema = schemaName('claims');
-let base: string;
-let lib: string;
-
-beforeAll(async () => {
-  ({ base, lib } = compileLibrary('claims', ['index.ts', 'sqlite/index.ts', 'postgres/index.ts']));
-  if (reachable) {
-    const store = new PostgresCheckpointStore({ connectionString: PG_URL, schema });
-    await store.setup();
-    await store.close();
-  }
-}, 90_000);
-
-afterAll(async () => {
-  if (base) removeLibrary(base);
-  if (reachable) await dropSchema(schema);
-});
+const built = childLibrary(
+  'claims',
+  ['entries/index.ts', 'entries/sqlite.ts', 'entries/postgres.ts'],
+  reachable,
+);
+const { schema } = built;
 
 interface Entry {
   type: 'start' | 'call' | 'result';
@@ -46,28 +34,36 @@ interface Entry {
 }
 
 const readJournal = (work: string) => readJournalOf<Entry>(work);
-const calls = (journal: Entry[], mode: Entry['mode']) =>
-  journal.filter((entry) => entry.type === 'call' && entry.mode === mode);
+const entries = (journal: Entry[], type: Entry['type'], mode: Entry['mode']) =>
+  journal.filter((entry) => entry.type === type && entry.mode === mode);
+const calls = (journal: Entry[], mode: Entry['mode']) => entries(journal, 'call', mode);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type StoreKind = 'sqlite' | 'postgres';
 
-function child(kind: StoreKind, work: string, runId: string, mode: 'run' | 'resume') {
+function child(
+  kind: StoreKind,
+  work: string,
+  runId: string,
+  mode: 'run' | 'resume',
+  gated = false,
+) {
   const env = {
     ...process.env,
-    LIB: lib,
+    LIB: built.lib,
     STORE: kind,
-    DB: kind === 'sqlite' ? join(base, 'runs.db') : schema,
+    DB: kind === 'sqlite' ? join(built.base, 'runs.db') : schema,
     PG_URL,
     WORK: work,
     RUN_ID: runId,
     MODE: mode,
     STEP_MS: String(STEP_MS),
     CLAIM_TTL_MS: String(CLAIM_TTL_MS),
+    ...(gated ? { GATE: '1' } : {}),
   };
   const process_ = spawn(process.execPath, [childScript], {
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [gated ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   let out = '';
   let err = '';
@@ -81,6 +77,21 @@ function child(kind: StoreKind, work: string, runId: string, mode: 'run' | 'resu
   return { process: process_, result };
 }
 
+/**
+ * A resumer started and loaded but held before it resumes: `go()` lets it on, so a loaded machine's
+ * start-up (seconds at high load) is not counted against the claim's time to live.
+ */
+async function heldResumer(kind: StoreKind, work: string, runId: string) {
+  const resumer = child(kind, work, runId, 'resume', true);
+  const pid = resumer.process.pid;
+  await until(
+    () => entries(readJournal(work), 'start', 'resume').some((entry) => entry.pid === pid),
+    'the resumer to load',
+    resumer.process,
+  );
+  return { ...resumer, go: () => resumer.process.stdin?.end('go\n') };
+}
+
 async function until(ready: () => boolean, what: string, proc?: ChildProcess) {
   const deadline = Date.now() + 20_000;
   while (!ready()) {
@@ -90,12 +101,20 @@ async function until(ready: () => boolean, what: string, proc?: ChildProcess) {
   }
 }
 
-/** Starts a run in a child, SIGKILLs it once its attempt is in flight; returns when it is dead. */
-async function crashedRun(kind: StoreKind, label: string) {
-  const work = mkdtempSync(join(base, `${kind}-${label}-`));
+/**
+ * Starts a run in a child, SIGKILLs it once its attempt is in flight; returns when it is dead.
+ * `beforeKill` runs while the attempt is in flight (to load a resumer ahead of the crash).
+ */
+async function crashedRun(
+  kind: StoreKind,
+  label: string,
+  beforeKill?: (work: string, runId: string) => Promise<void>,
+) {
+  const work = mkdtempSync(join(built.base, `${kind}-${label}-`));
   const runId = `${label}-${Date.now()}`;
   const writer = child(kind, work, runId, 'run');
   await until(() => calls(readJournal(work), 'run').length === 1, 'the attempt', writer.process);
+  await beforeKill?.(work, runId);
   const killedAt = Date.now();
   writer.process.kill('SIGKILL');
   await once(writer.process, 'exit');
@@ -109,8 +128,12 @@ describe.each([
   it.skipIf(!available)(
     "refuses a resumer while the SIGKILLed writer's claim holds, and takes over once it expires",
     async () => {
-      const { work, runId, killedAt } = await crashedRun(kind, 'expiry');
-      const early = await child(kind, work, runId, 'resume').result;
+      let held: Awaited<ReturnType<typeof heldResumer>> | undefined;
+      const { work, runId, killedAt } = await crashedRun(kind, 'expiry', async (work, runId) => {
+        held = await heldResumer(kind, work, runId);
+      });
+      held?.go();
+      const early = await held?.result;
       const refusedAt = Date.now();
       expect(early).toMatchObject({ error: 'conflict', message: expect.stringMatching(/claim/) });
       expect(refusedAt - killedAt).toBeLessThan(CLAIM_TTL_MS);
@@ -128,10 +151,12 @@ describe.each([
     async () => {
       const { work, runId, killedAt } = await crashedRun(kind, 'instant');
       await sleep(Math.max(0, killedAt + CLAIM_TTL_MS + 100 - Date.now()));
-      const results = await Promise.all([
-        child(kind, work, runId, 'resume').result,
-        child(kind, work, runId, 'resume').result,
+      const resumers = await Promise.all([
+        heldResumer(kind, work, runId),
+        heldResumer(kind, work, runId),
       ]);
+      for (const resumer of resumers) resumer.go();
+      const results = await Promise.all(resumers.map((resumer) => resumer.result));
       expect(results).toContainEqual({ status: 'proceed' });
       expect(results.find((r) => r?.status !== 'proceed')).toMatchObject({ error: 'conflict' });
       expect(calls(readJournal(work), 'resume')).toHaveLength(1);
@@ -144,12 +169,17 @@ describe.each([
     async () => {
       const { work, runId, killedAt } = await crashedRun(kind, 'inflight');
       await sleep(Math.max(0, killedAt + CLAIM_TTL_MS + 100 - Date.now()));
-      const first = child(kind, work, runId, 'resume');
+      const [first, late] = await Promise.all([
+        heldResumer(kind, work, runId),
+        heldResumer(kind, work, runId),
+      ]);
+      first.go();
       await until(
         () => calls(readJournal(work), 'resume').length === 1,
         'the first resumer’s step',
       );
-      const second = await child(kind, work, runId, 'resume').result;
+      late.go();
+      const second = await late.result;
       expect(second).toMatchObject({ error: 'conflict' });
       expect(await first.result).toEqual({ status: 'proceed' });
       // its step (STEP_MS) outlived the claim's time to live, so it renewed the claim to finish;

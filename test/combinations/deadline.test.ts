@@ -1,18 +1,24 @@
 /**
- * deadlineMs (SPEC §3/§4): a live run ends in wall-clock time even when a step never resolves;
- * the step in flight is aborted through its signal; time paused for a person does not count,
- * retry waits do; a resumed run keeps its deadline.
+ * deadlineMs (SPEC §3/§4): a live run ends in time even when a step never resolves; the step in
+ * flight is aborted through its signal; time paused for a person does not count, retry waits do;
+ * a resumed run keeps its deadline. Simulated time (fake timers): no test sleeps or reads a
+ * loaded machine's clock.
  */
 import {
   clarificationRequest,
   type LoopConfig,
+  type LoopOutcome,
   MemoryCheckpointStore,
   resolveConfig,
   resumeLoop,
   runLoop,
   transientFailure,
 } from 'loopchart';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { track } from '../boundary/support/hangingStore.js';
+import { simulatedTime } from '../boundary/support/simulatedTime.js';
+
+simulatedTime();
 
 const never = () => new Promise<never>(() => {});
 const valid = () => ({ valid: true as const });
@@ -39,7 +45,6 @@ describe('deadlineMs', () => {
         signal.addEventListener('abort', () => (aborted = signal.reason));
         return never();
       };
-      const started = Date.now();
       const config: LoopConfig<string, string> = {
         deadlineMs: 300,
         maxRetries: 1,
@@ -48,8 +53,11 @@ describe('deadlineMs', () => {
         refine: hung === 'refine' ? hang : ({ input }) => input,
         fallback: hung === 'fallback' ? hang : () => 'fallback',
       };
-      const outcome = await runLoop(config, 'input');
-      const elapsed = Date.now() - started;
+      const run = track(runLoop(config, 'input'));
+      await vi.advanceTimersByTimeAsync(299);
+      expect(run.settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1001);
+      const outcome = run.value as LoopOutcome;
       expect(outcome.status).toBe('ceiling_stop');
       if (outcome.ok) throw new Error('not a stop');
       expect(outcome.error.cap).toBe('deadlineMs');
@@ -57,27 +65,27 @@ describe('deadlineMs', () => {
       expect(outcome.error.mayHaveActed).toBe(hung !== 'validate');
       expect(outcome.error.message).toMatch(/deadlineMs 300 ms/);
       expect(aborted).toBeInstanceOf(Error);
-      expect(elapsed).toBeGreaterThanOrEqual(290);
-      expect(elapsed).toBeLessThan(1300);
     },
   );
 
   it('counts retry waits: a retry delay longer than what is left ends the run at the deadline', async () => {
-    const started = Date.now();
-    const outcome = await runLoop(
-      {
-        deadlineMs: 300,
-        attempt: () => {
-          throw transientFailure('503', { effect: 'none', retryAfterMs: 5000 });
+    const run = track(
+      runLoop(
+        {
+          deadlineMs: 300,
+          attempt: () => {
+            throw transientFailure('503', { effect: 'none', retryAfterMs: 5000 });
+          },
+          validate: valid,
         },
-        validate: valid,
-      },
-      'x',
+        'x',
+      ),
     );
+    await vi.advanceTimersByTimeAsync(1300);
+    const outcome = run.value as LoopOutcome;
     expect(outcome.status).toBe('ceiling_stop');
     if (outcome.ok) throw new Error('not a stop');
     expect(outcome.error).toMatchObject({ cap: 'deadlineMs', inFlight: null, mayHaveActed: false });
-    expect(Date.now() - started).toBeLessThan(1300);
   });
 
   it('does not count review time: a run paused longer than its deadline still proceeds', async () => {
@@ -90,7 +98,7 @@ describe('deadlineMs', () => {
     };
     const paused = await runLoop(config, 'x', { store, runId: 'review' });
     expect(paused.status).toBe('paused');
-    await new Promise((r) => setTimeout(r, 450));
+    await vi.advanceTimersByTimeAsync(450);
     const outcome = await resumeLoop(config, {
       store,
       runId: 'review',
@@ -114,32 +122,37 @@ describe('deadlineMs', () => {
       },
       validate: valid,
     };
-    const paused = await runLoop(config, 'x', { store, runId: 'ask' });
-    expect(paused.status).toBe('paused');
-    await new Promise((r) => setTimeout(r, 500));
-    const resumedAt = Date.now();
-    const outcome = await resumeLoop(config, {
-      store,
-      runId: 'ask',
-      event: { type: 'clarification.answer', answer: 'a' },
-    });
-    const elapsed = Date.now() - resumedAt;
-    expect(outcome.status).toBe('ceiling_stop');
+    const paused = track(runLoop(config, 'x', { store, runId: 'ask' }));
+    await vi.advanceTimersByTimeAsync(250);
+    expect((paused.value as { status?: string } | undefined)?.status).toBe('paused');
+    await vi.advanceTimersByTimeAsync(500);
+    const resumed = track(
+      resumeLoop(config, {
+        store,
+        runId: 'ask',
+        event: { type: 'clarification.answer', answer: 'a' },
+      }),
+    );
+    // 150 ms were left when it paused; the 500 ms pause did not count
+    await vi.advanceTimersByTimeAsync(149);
+    expect(resumed.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect((resumed.value as LoopOutcome | undefined)?.status).toBe('ceiling_stop');
     expect(calls).toBe(2);
-    // about 150 ms were left when it paused; the 500 ms pause did not count
-    expect(elapsed).toBeGreaterThanOrEqual(100);
-    expect(elapsed).toBeLessThan(350);
   });
 
   it('with deadlineMs: null a long step is not cut off', async () => {
-    const outcome = await runLoop(
-      {
-        deadlineMs: null,
-        attempt: () => new Promise<string>((r) => setTimeout(() => r('late'), 50)),
-        validate: valid,
-      },
-      'x',
+    const run = track(
+      runLoop(
+        {
+          deadlineMs: null,
+          attempt: () => new Promise<string>((r) => setTimeout(() => r('late'), 50_000)),
+          validate: valid,
+        },
+        'x',
+      ),
     );
-    expect(outcome.status).toBe('proceed');
+    await vi.advanceTimersByTimeAsync(50_000);
+    expect((run.value as LoopOutcome | undefined)?.status).toBe('proceed');
   });
 });

@@ -8,9 +8,9 @@ import { pathToFileURL } from 'node:url';
 
 const { LIB, DB, MODE, EVENT } = process.env;
 const load = (path) => import(pathToFileURL(join(LIB, path)).href);
-const { clarificationRequest } = await load('index.js');
-const { runPipeline, resumePipeline } = await load('pipeline/index.js');
-const { SqliteCheckpointStore } = await load('sqlite/index.js');
+const { clarificationRequest } = await load('entries/index.js');
+const { runPipeline, resumePipeline } = await load('entries/pipeline.js');
+const { SqliteCheckpointStore } = await load('entries/sqlite.js');
 
 let attempts = 0;
 const plan = {

@@ -57,12 +57,21 @@ function connect(kind: Kind, db: string): CheckpointStore {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A step that takes `ms` unless its signal aborts first. */
-function slowStep(ms: number, calls: { count: number; aborted: number }) {
+/**
+ * A step that takes `ms` unless its signal aborts first, and, given `held`, does not end before
+ * that settles either (so a competitor the loaded machine woke late still finds it in flight).
+ */
+function slowStep(
+  ms: number,
+  calls: { count: number; aborted: number },
+  held: Promise<void> = Promise.resolve(),
+) {
   return ({ signal }: { signal: AbortSignal }) => {
     calls.count += 1;
     return new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => resolve('draft'), ms);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const elapsed = new Promise<void>((done) => (timer = setTimeout(done, ms)));
+      void Promise.all([elapsed, held]).then(() => resolve('draft'));
       signal.addEventListener('abort', () => {
         calls.aborted += 1;
         clearTimeout(timer);
@@ -72,12 +81,48 @@ function slowStep(ms: number, calls: { count: number; aborted: number }) {
   };
 }
 
+/**
+ * Waits until the writer's step has been called; fails at once, with what the writer ended in,
+ * if the writer settles first (it would never call it), or after a generous guard.
+ */
+async function stepStarted(calls: { count: number }, writer: Promise<unknown>, what: string) {
+  let settled: string | undefined;
+  writer.then(
+    (result) => (settled = `it ended ${JSON.stringify(result)}`),
+    (error: unknown) => (settled = `it failed: ${String(error)}`),
+  );
+  const guard = Date.now() + 60_000;
+  while (calls.count === 0) {
+    if (settled) throw new Error(`${what}: the writer never called its step, ${settled}`);
+    if (Date.now() > guard) throw new Error(`${what}: the writer's step not called within 60 s`);
+    await sleep(5);
+  }
+}
+
+interface Claim {
+  owner: string;
+  expiresAt: number;
+}
+
 /** The claim stored with the run right now. */
 async function storedClaim(store: CheckpointStore, runId: string) {
   const row = await store.load(runId);
-  return row
-    ? (JSON.parse(row.data).claim as { owner: string; expiresAt: number } | undefined)
-    : undefined;
+  return row ? (JSON.parse(row.data).claim as Claim | undefined) : undefined;
+}
+
+/** `store` as the writer uses it, keeping the first claim it saved (the one taken at the start). */
+function recordingFirstClaim(store: CheckpointStore) {
+  const first: { claim?: Claim } = {};
+  const recording: CheckpointStore = {
+    save: (record) => {
+      first.claim ??= JSON.parse(record.data).claim as Claim | undefined;
+      return store.save(record);
+    },
+    load: (id) => store.load(id),
+    list: (options) => store.list(options),
+    delete: (id) => store.delete(id),
+  };
+  return { recording, first };
 }
 
 interface Race {
@@ -93,7 +138,8 @@ interface Race {
 const kinds: Kind[] = reachable ? ['memory', 'sqlite', 'postgres'] : ['memory', 'sqlite'];
 const shapes = ['loop', 'pipeline'] as const;
 const timing = {
-  ttlMs: fc.integer({ min: 150, max: 300 }),
+  // claims long enough that a loaded machine's timer lag (hundreds of ms) cannot lapse one
+  ttlMs: fc.integer({ min: 600, max: 1000 }),
   stepTtls: fc.double({ min: 2.5, max: 4, noNaN: true }),
   arrivals: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 3 }),
 };
@@ -111,41 +157,60 @@ async function race(r: Race, n: number): Promise<string[]> {
   const runId = `race-${n}-${globalThis.crypto.randomUUID()}`;
   const calls = { count: 0, aborted: 0 };
   const stepMs = Math.round(r.ttlMs * r.stepTtls);
-  const config: LoopConfig<string, string> = {
-    idempotent: { attempt: true },
-    attempt: slowStep(stepMs, calls),
-    validate: () => ({ valid: true }),
+  // the writer's step lasts stepMs, and past it until every competitor has had its try (a
+  // competitor's own step, which it must never get to run, does not wait)
+  let competed = () => {};
+  const held = new Promise<void>((resolve) => (competed = resolve));
+  const sideOf = (attempt: ReturnType<typeof slowStep>) => {
+    const config: LoopConfig<string, string> = {
+      idempotent: { attempt: true },
+      attempt,
+      validate: () => ({ valid: true }),
+    };
+    const plan: PipelinePlan = { stages: [{ id: 'only', loop: config }] };
+    return { config, plan };
   };
-  const plan: PipelinePlan = { stages: [{ id: 'only', loop: config }] };
-  const writerStore = connect(r.kind, runId);
+  const step = slowStep(stepMs, calls, held);
+  let stepAt: number | undefined;
+  const writerSide = sideOf((args) => {
+    stepAt ??= Date.now();
+    return step(args);
+  });
+  const { config, plan } = sideOf(slowStep(stepMs, calls));
+  const writerStore = recordingFirstClaim(connect(r.kind, runId));
   const options = { runId, claimTtlMs: r.ttlMs };
   const started = Date.now();
   const writer =
     r.shape === 'loop'
-      ? runLoop(config, 'task', { ...options, store: writerStore })
-      : runPipeline(plan, 'task', { ...options, store: writerStore });
+      ? runLoop(writerSide.config, 'task', { ...options, store: writerStore.recording })
+      : runPipeline(writerSide.plan, 'task', { ...options, store: writerStore.recording });
   const problems: string[] = [];
   const competitor = connect(r.kind, runId);
-  const first = await (async () => {
-    while (calls.count === 0) await sleep(5);
-    return storedClaim(competitor, runId);
-  })();
-  // arrive after the first claim would have lapsed unrenewed, and before the step ends
-  const from = started + r.ttlMs + 40;
-  const until = started + stepMs - 60;
-  for (const arrival of [...r.arrivals].sort()) {
-    await sleep(Math.max(0, from + arrival * (until - from) - Date.now()));
-    const claim = await storedClaim(competitor, runId);
-    const refused = await (r.shape === 'loop'
-      ? resumeLoop(config, { ...options, store: competitor })
-      : resumePipeline(plan, { ...options, store: competitor })
-    ).catch((e: unknown) => e);
-    const at = Date.now() - started;
-    if (!isCheckpointError(refused) || refused.code !== 'conflict')
-      problems.push(`a resumer at ${at} ms was not refused: ${String(refused)}`);
-    if (claim?.owner !== first?.owner) problems.push(`the claim changed hands by ${at} ms`);
-    if (!claim || !first || claim.expiresAt <= (first.expiresAt ?? 0))
-      problems.push(`the claim was not renewed by ${at} ms`);
+  try {
+    await stepStarted(calls, writer, `${r.kind} ${r.shape}`);
+    // the claim the writer took with its first save, whenever a loaded machine let that happen
+    const first = writerStore.first.claim;
+    if (!first) throw new Error(`${r.kind} ${r.shape}: the writer saved no claim before its step`);
+    // arrive after the first claim would have lapsed unrenewed, and before the step's stepMs end
+    // (the step outlasts both, so a competitor woken late still finds it in flight)
+    const from = first.expiresAt + 150;
+    const until = Math.max(from, (stepAt ?? started) + stepMs - 300);
+    for (const arrival of [...r.arrivals].sort()) {
+      await sleep(Math.max(0, from + arrival * (until - from) - Date.now()));
+      const claim = await storedClaim(competitor, runId);
+      const refused = await (r.shape === 'loop'
+        ? resumeLoop(config, { ...options, store: competitor })
+        : resumePipeline(plan, { ...options, store: competitor })
+      ).catch((e: unknown) => e);
+      const at = Date.now() - started;
+      if (!isCheckpointError(refused) || refused.code !== 'conflict')
+        problems.push(`a resumer at ${at} ms was not refused: ${String(refused)}`);
+      if (claim?.owner !== first.owner) problems.push(`the claim changed hands by ${at} ms`);
+      if (!claim || claim.expiresAt <= first.expiresAt)
+        problems.push(`the claim was not renewed by ${at} ms`);
+    }
+  } finally {
+    competed();
   }
   const done = await writer.then(
     (result) => result.status,
@@ -169,9 +234,10 @@ describe('a claim renewed during a long step', () => {
         );
         if (broken.length) throw new Error(broken.join('\n'));
       }),
-      { numRuns: 2 },
+      // a failure ends the property at once: shrinking reruns races of seconds each, past the timeout
+      { numRuns: 2, endOnFailure: true },
     );
-  }, 60_000);
+  }, 180_000);
 
   it('is lost by a writer that stalls past it: the resumer runs the step, the writer stops with conflict', async () => {
     const outcomes = await Promise.all(
@@ -215,7 +281,8 @@ async function stalledWriter(kind: Kind, shape: 'loop' | 'pipeline') {
     const plan: PipelinePlan = { stages: [{ id: 'only', loop: config }] };
     return { config, plan };
   };
-  const writer = sideOf(writerSteps, 5 * ttlMs, () => (writerValidations += 1));
+  // long enough to outlast a resumer on a loaded machine; the conflict aborts it early
+  const writer = sideOf(writerSteps, 25 * ttlMs, () => (writerValidations += 1));
   const resumer = sideOf(resumerSteps, 20, () => {});
   const store = connect(kind, runId);
   let release = () => {};
@@ -239,7 +306,9 @@ async function stalledWriter(kind: Kind, shape: 'loop' | 'pipeline') {
     (result) => result.status,
     (error: unknown) => (isCheckpointError(error) ? error.code : String(error)),
   );
-  await sleep(ttlMs + 60);
+  await stepStarted(writerSteps, written, `stalled ${kind} ${shape}`);
+  const lapses = (await storedClaim(store, runId))?.expiresAt ?? Date.now() + ttlMs;
+  await sleep(Math.max(0, lapses + 60 - Date.now()));
   const other = connect(kind, runId);
   const resumed = await (shape === 'loop'
     ? resumeLoop(resumer.config, { ...options, store: other })

@@ -11,8 +11,9 @@ import { pathToFileURL } from 'node:url';
 
 const { LIB, SCENARIO, MODE, DB, WORK, EVENT } = process.env;
 const load = (path) => import(pathToFileURL(join(LIB, path)).href);
-const { runLoop, resumeLoop, transientFailure, clarificationRequest } = await load('index.js');
-const { SqliteCheckpointStore } = await load('sqlite/index.js');
+const { runLoop, resumeLoop, transientFailure, clarificationRequest } =
+  await load('entries/index.js');
+const { SqliteCheckpointStore } = await load('entries/sqlite.js');
 
 const journal = (entry) =>
   appendFileSync(

@@ -13,9 +13,9 @@ import { z } from 'zod';
 const { LIB, SYSTEM_DB, EXECUTOR_ID, JOURNAL } = process.env;
 const STEP_MS = Number(process.env.STEP_MS ?? 20);
 const RETRY_MS = Number(process.env.RETRY_MS ?? 3000);
-const { transientFailure } = await import(`${LIB}/index.js`);
+const { transientFailure } = await import(`${LIB}/entries/index.js`);
 const { ANSWER_TOPIC, registerLoop, registerPipeline, recoverExecutor } = await import(
-  `${LIB}/dbos/index.js`
+  `${LIB}/entries/dbos.js`
 );
 
 const sleep = (ms, signal) =>
@@ -188,6 +188,8 @@ DBOS.setConfig({
   executorID: EXECUTOR_ID,
   logLevel: 'error',
 });
+// a run this executor left is recovered inside launch(), never before this line
+journal({ type: 'launching' });
 await DBOS.launch();
 await DBOS.registerQueue('loops', {
   workerConcurrency: Number(process.env.CONCURRENCY ?? 8),

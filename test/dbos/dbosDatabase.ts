@@ -30,3 +30,18 @@ export async function dropDatabase(name: string): Promise<void> {
     await client.end();
   }
 }
+
+/** How many messages sent to a workflow no `recv` has taken yet (DBOS's own notifications table). */
+export async function unreadMessages(url: string, workflowId: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: string }>(
+      'SELECT count(*) AS n FROM dbos.notifications WHERE destination_uuid = $1 AND consumed = false',
+      [workflowId],
+    );
+    return Number(rows[0]?.n ?? 0);
+  } finally {
+    await client.end();
+  }
+}

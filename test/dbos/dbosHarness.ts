@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 
 /** One line a test process appended to its journal. */
 export interface JournalEntry {
-  type: 'effect' | 'done';
+  /** `launching`: the process is about to launch DBOS (and recover its own runs); no run fields. */
+  type: 'effect' | 'done' | 'launching';
   loop: string;
   runId: string;
   attempt: number;
@@ -20,6 +21,10 @@ export interface DbosProcess {
   child: ChildProcess;
   command<T = Record<string, unknown>>(cmd: string, args?: Record<string, unknown>): Promise<T>;
   kill(): Promise<void>;
+  /** SIGSTOPs the process and resolves once it is stopped: it writes nothing until `thaw()`. */
+  freeze(): Promise<void>;
+  /** SIGCONTs a frozen process. */
+  thaw(): void;
   stop(): Promise<void>;
   errors(): string;
 }
@@ -40,6 +45,17 @@ export function readJournals(base: string, executors: readonly string[]): Journa
       .filter(Boolean)
       .map((line) => JSON.parse(line) as JournalEntry);
   });
+}
+
+/** Resolves once the kernel reports the process stopped (state T in /proc; Linux). */
+async function stopped(pid: number): Promise<void> {
+  const stat = `/proc/${pid}/stat`;
+  for (;;) {
+    // the state is the first field after the parenthesised command name
+    const state = readFileSync(stat, 'utf8').replace(/^.*\) /s, '')[0];
+    if (state === 'T' || state === 't') return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 /** Starts a test process and resolves once DBOS has launched in it (and recovered its own runs). */
@@ -108,6 +124,13 @@ export async function startDbosProcess(
     kill: async () => {
       child.kill('SIGKILL');
       await exited;
+    },
+    freeze: async () => {
+      child.kill('SIGSTOP');
+      await stopped(child.pid ?? 0);
+    },
+    thaw: () => {
+      child.kill('SIGCONT');
     },
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

@@ -28,7 +28,10 @@ export function dbosTestbed(label: string, enabled: boolean): DbosTestbed {
   const processes: DbosProcess[] = [];
   beforeAll(async () => {
     if (!enabled) return;
-    ({ base: built, lib } = compileLibrary(`dbos-${label}`, ['index.ts', 'dbos/index.ts']));
+    ({ base: built, lib } = compileLibrary(`dbos-${label}`, [
+      'entries/index.ts',
+      'entries/dbos.ts',
+    ]));
     base = mkdtempSync(join(tmpdir(), 'loopchart-dbos-'));
     db = await createDatabase(label);
   }, 60_000);

@@ -13,8 +13,11 @@ import { settle, watchProcessErrors } from './support/watchProcessErrors.js';
 // fundamental and garbage verdicts and forged step results, throw anything (forged failure records
 // included), hang, settle late and report broken or huge costs; abort reasons may be hostile.
 const RUNS = 1_000;
-/** A generous limit: the runs take seconds, far more on a loaded machine. */
-const TIMEOUT_MS = 180_000;
+/**
+ * A generous limit: the runs take seconds, far more on a loaded machine (about 30 s a property
+ * at load ~10, over 180 s beside a CPU hog at load ~20). Each loop has its own 15 s watchdog.
+ */
+const TIMEOUT_MS = 900_000;
 const processErrors = watchProcessErrors();
 const finished: { calls: Probe['calls']; callsAtEnd: Probe['calls'] }[] = [];
 const loops = { bounds: 0, serialisable: 0, cancelled: 0 };

@@ -1,5 +1,5 @@
 /**
- * Child process of load.test.ts: `node --expose-gc loadChild.mjs <compiled library>/index.js <loops>`.
+ * Child process of load.test.ts: `node --expose-gc loadChild.mjs <compiled library>/entries/index.js <loops>`.
  * Runs <loops> loops at once (a mix that refines, falls back, retries, times out, stalls and is
  * aborted while long timers are pending) twice, takes a settled heap after each batch, and prints
  * one JSON line of figures. It then does nothing: it must exit by itself.

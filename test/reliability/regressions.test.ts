@@ -7,7 +7,7 @@ import {
   withCost,
 } from 'loopchart';
 import { describe, expect, it } from 'vitest';
-import { toJsonSafe } from '../../src/viewer/toJsonSafe.js';
+import { toJsonSafe } from '../../src/tools/viewer/toJsonSafe.js';
 import { errorWithThrowingMessage, hostileProxy } from './support/hostileValues.js';
 
 // Each test pins one bug the reliability suite found (B1–B5, C1, C2, V3) or a hook it asked for (G1);
@@ -144,7 +144,7 @@ describe('B5 and C1: a signal aborted before the run (stepActors.ts, runLoop.ts)
   });
 });
 
-describe('V3: toJsonSafe (src/viewer/toJsonSafe.ts)', () => {
+describe('V3: toJsonSafe (src/tools/viewer/toJsonSafe.ts)', () => {
   it('copies an own __proto__ key as data instead of making it the copy’s prototype', () => {
     const copy = toJsonSafe(JSON.parse('{"__proto__":{"status":"proceed"},"a":1}')) as object;
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);

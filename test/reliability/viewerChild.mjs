@@ -12,7 +12,7 @@ import { WebSocket } from 'ws';
 import { settledHeap } from './settledHeap.mjs';
 
 const [libraryDir] = process.argv.slice(2);
-const { startViewer } = await import(pathToFileURL(`${libraryDir}viewer/index.js`).href);
+const { startViewer } = await import(pathToFileURL(`${libraryDir}entries/viewer.js`).href);
 
 // The viewer sends only to watching pages: count what it sends, to compare with what a page got.
 let sentToWatchers = 0;

@@ -102,3 +102,82 @@ export function panelContents(page: Page) {
     }),
   );
 }
+
+/**
+ * How the chart on the page frames its run, measured in the page: the path's parts (visited
+ * states, taken edges, their labels) not wholly inside the chart's box on screen, pairs of edge
+ * labels whose drawn boxes overlap, edge labels over a state box, the smallest text drawn in the
+ * chart (its CSS size times the zoom), how far the page overflows the window sideways, and where
+ * the chart starts and how tall it is, in windows (the page scrolls down to what is below).
+ */
+export function chartFit(page: Page) {
+  return page.evaluate(() => {
+    const svg = document.querySelector('svg.chart');
+    if (!svg) throw new Error('no chart on the page');
+    const frame = svg.getBoundingClientRect();
+    const inside = (box: DOMRect) =>
+      box.left >= frame.left - 0.5 &&
+      box.right <= frame.right + 0.5 &&
+      box.top >= frame.top - 0.5 &&
+      box.bottom <= frame.bottom + 0.5;
+    const path = [
+      ...svg.querySelectorAll(
+        '.node.visited:not(.type-compound):not(.type-parallel) > rect:first-of-type',
+      ),
+      ...svg.querySelectorAll('path.edge.taken'),
+      ...svg.querySelectorAll('g.edge-label.taken > rect'),
+    ];
+    const outOfView = path
+      .filter((element) => !inside(element.getBoundingClientRect()))
+      .map((element) => {
+        const owner = element.closest('[data-state], [data-edge]') ?? element;
+        return owner.getAttribute('data-state') ?? owner.getAttribute('data-edge') ?? '';
+      });
+    const overlap = (a: DOMRect, b: DOMRect) =>
+      a.left < b.right - 0.5 &&
+      b.left < a.right - 0.5 &&
+      a.top < b.bottom - 0.5 &&
+      b.top < a.bottom - 0.5;
+    const labels = [...svg.querySelectorAll('g.edge-label')].map((label) => ({
+      edge: label.getAttribute('data-edge') ?? '',
+      box: (label.querySelector('rect') as Element).getBoundingClientRect(),
+    }));
+    const labelOverlaps = labels.flatMap((a, i) =>
+      labels
+        .slice(i + 1)
+        .filter((b) => overlap(a.box, b.box))
+        .map((b) => `${a.edge} / ${b.edge}`),
+    );
+    const states = [
+      ...svg.querySelectorAll(
+        '.node:not(.type-compound):not(.type-parallel):not(.type-initial) > rect:first-of-type',
+      ),
+    ].map((rect) => ({
+      state: rect.parentElement?.getAttribute('data-state') ?? '',
+      box: rect.getBoundingClientRect(),
+    }));
+    const labelsOnStates = labels.flatMap((label) =>
+      states.filter((s) => overlap(label.box, s.box)).map((s) => `${label.edge} / ${s.state}`),
+    );
+    let smallestText = Number.POSITIVE_INFINITY;
+    for (const text of svg.querySelectorAll('text')) {
+      if (!text.textContent?.trim()) continue;
+      const matrix = (text as SVGGraphicsElement).getScreenCTM();
+      const scale = matrix ? Math.hypot(matrix.a, matrix.b) : 0;
+      smallestText = Math.min(
+        smallestText,
+        Number.parseFloat(getComputedStyle(text).fontSize) * scale,
+      );
+    }
+    return {
+      pathParts: path.length,
+      outOfView,
+      labelOverlaps,
+      labelsOnStates,
+      smallestText: Math.round(smallestText * 100) / 100,
+      overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      chartTop: (frame.top + window.scrollY) / window.innerHeight,
+      chartHeight: frame.height / window.innerHeight,
+    };
+  });
+}

@@ -6,6 +6,7 @@
  * and, where a store is, a save at which the process "dies".
  */
 import fc from 'fast-check';
+import { type Faults, faultsArbitrary, NO_FAULTS, needsDeadline } from './faults.js';
 
 export const ATTEMPT_MOVES = [
   'draft',
@@ -18,10 +19,22 @@ export const ATTEMPT_MOVES = [
   'uncertain',
   'permanent',
   'hang',
+  'undefined',
+  'odd',
 ] as const;
-export const VERDICTS = ['valid', 'correctable', 'same', 'fundamental', 'hang', 'throw'] as const;
-export const REFINE_MOVES = ['ok', 'transientNone', 'hang', 'throw'] as const;
-export const FALLBACK_MOVES = ['ok', 'hang', 'throw'] as const;
+/** `undefined`: the step returns nothing; `odd`: it rejects with an odd value (faults.ts). */
+export const VERDICTS = [
+  'valid',
+  'correctable',
+  'same',
+  'fundamental',
+  'hang',
+  'throw',
+  'undefined',
+  'odd',
+] as const;
+export const REFINE_MOVES = ['ok', 'transientNone', 'hang', 'throw', 'undefined', 'odd'] as const;
+export const FALLBACK_MOVES = ['ok', 'hang', 'throw', 'undefined', 'odd'] as const;
 /** What the mock model answers one call with (test/combinations/support/modelConfig.ts). */
 export const MODEL_REPLIES = [
   'good',
@@ -60,6 +73,12 @@ export interface Combination {
   maxRetries: number;
   maxAttempts: number | undefined;
   maxCost: number | undefined;
+  /**
+   * Each step's declared cost per call, in units of maxCost (costUnit), that maxCost reserves
+   * before the call; a step without one reserves nothing. Honest or not: a scripted `costly`
+   * attempt reports 2, a model attempt 1 unit a generation.
+   */
+  costEstimates?: Partial<Record<Step, number>> | undefined;
   fallback: boolean;
   stall: false | { after: number; on: 'candidate-and-verdict' | 'verdict' };
   review: false | { beforeProceed: boolean; afterFailedValidation: boolean };
@@ -94,6 +113,8 @@ export interface Combination {
     /** The router's model check, asked every time: its answer, nonsense, or a call that hangs. */
     check: 'none' | 'simple' | 'complex' | 'garbage' | 'hang';
   };
+  /** The outside world's faults (faults.ts). */
+  faults: Faults;
 }
 
 const timeout = fc.option(fc.integer({ min: 4, max: 12 }), { nil: null, freq: 2 });
@@ -102,6 +123,18 @@ export const combinationArbitrary: fc.Arbitrary<Combination> = fc.record({
   maxRetries: fc.integer({ min: 0, max: 3 }),
   maxAttempts: fc.option(fc.integer({ min: 1, max: 6 }), { nil: undefined }),
   maxCost: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
+  costEstimates: fc.option(
+    fc.record(
+      {
+        attempt: fc.integer({ min: 0, max: 3 }),
+        validate: fc.integer({ min: 0, max: 1 }),
+        refine: fc.integer({ min: 0, max: 1 }),
+        fallback: fc.integer({ min: 0, max: 1 }),
+      },
+      { requiredKeys: ['attempt'] },
+    ),
+    { nil: undefined, freq: 2 },
+  ),
   fallback: fc.boolean(),
   stall: fc.oneof(
     fc.constant(false as const),
@@ -152,6 +185,7 @@ export const combinationArbitrary: fc.Arbitrary<Combination> = fc.record({
       'hang' as const,
     ),
   }),
+  faults: faultsArbitrary,
 });
 
 export type Step = 'attempt' | 'validate' | 'refine' | 'fallback';
@@ -184,12 +218,14 @@ const STEPS: readonly Step[] = ['attempt', 'validate', 'refine', 'fallback'];
 
 /**
  * A run's deadline: 30 ms, 5 s or none, as generated; always 30 ms when a step could hang with no
- * timeout of its own, since only the deadline can end that run (what `deadlineMs: null` loses).
+ * timeout of its own, at least 30 ms when a store call or an answer schema could hang, since only
+ * the deadline can end that run (what `deadlineMs: null` loses).
  */
 export function deadlineOf(c: Combination): number | null {
   const unbounded = STEPS.some((step) => canHang(c, step) && timeoutOf(c, step) === null);
   if (unbounded || c.deadline === 'short') return 30;
-  return c.deadline === 'long' ? 5000 : null;
+  if (c.deadline === 'long') return 5000;
+  return needsDeadline(c.faults) ? 30 : null;
 }
 
 export const RETRY_DELAY_MS = 1;
@@ -203,4 +239,21 @@ export const REPLY_TOKENS = [10, 5] as const;
 /** What one unit of `maxCost` is: 15 tokens for a model call, 1 for scripted steps. */
 export function costUnit(c: Combination): number {
   return c.steps === 'model' ? REPLY_TOKENS[0] + REPLY_TOKENS[1] : 1;
+}
+
+/**
+ * The combination without the outside world's faults: no store, clock, row or schema faults, and
+ * steps that neither return undefined nor throw odd values (for hosts that take no part in them).
+ */
+export function withoutFaults(c: Combination): Combination {
+  const plain = <T extends string>(moves: T[], instead: T) =>
+    moves.map((move) => (move === 'undefined' || move === 'odd' ? instead : move));
+  return {
+    ...c,
+    faults: NO_FAULTS,
+    attempt: plain(c.attempt, 'permanent'),
+    validate: plain(c.validate, 'throw'),
+    refine: plain(c.refine, 'throw'),
+    fallbackMoves: plain(c.fallbackMoves, 'throw'),
+  };
 }

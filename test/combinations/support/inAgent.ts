@@ -7,8 +7,9 @@
 import { type LoopConfig, type LoopOutcome, resumeLoop } from 'loopchart';
 import { createAgent, runAgent, type Shape, type ShapeDecision } from 'loopchart/agent';
 import { type Combination, MODEL_CHECK_TIMEOUT_MS } from './combination.js';
+import { faultyStore } from './faultyStore.js';
 import { hang, type Ledger } from './ledger.js';
-import { answerPauses } from './onStore.js';
+import { driveSession } from './onStore.js';
 import { type RunState, standIn } from './runState.js';
 import { openStore } from './stores.js';
 
@@ -52,9 +53,15 @@ export async function inAgent(
   if (ran.status !== result.status || ran.ok !== (result.status !== 'paused' && result.ok))
     state.problems.push(`the agent says ${ran.status}/${ran.ok}, its run ${result.status}`);
   const task = shape === 'single-shot' ? agent.config.singleShotTask : agent.config.task;
-  const outcome = await answerPauses(c, state, store, runId, result, (event, live) =>
-    resumeLoop(task, { store, runId, event: event as never, ...(live ? { signal } : {}) }),
-  );
+  // the agent's own run sees the store as it is; the answers to its pauses, with its faults
+  const view = faultyStore(store, c.faults.store, ledger);
+  const outcome = await driveSession(c, state, ledger, {
+    raw: store,
+    runId,
+    first: result,
+    resume: (event, live, on = view) =>
+      resumeLoop(task, { store: on, runId, event: event as never, ...(live ? { signal } : {}) }),
+  });
   if (shape === 'single-shot') {
     const extra = [...ledger.effects.keys()].filter((key) => !key.startsWith('attempt:'));
     if (extra.length > 0) state.problems.push(`a single-shot run also ran ${extra.join(', ')}`);

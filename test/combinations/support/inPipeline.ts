@@ -4,7 +4,7 @@
  * hangs) before a stage that needs all three; with no store (answers go through the record) or on a store
  * where the process dies at a random save and a new one resumes. Every pause is answered.
  */
-import type { LoopConfig, LoopOutcome } from 'loopchart';
+import { isCheckpointError, type LoopConfig, type LoopOutcome } from 'loopchart';
 import {
   type CrossCheckContext,
   type PipelineEmitted,
@@ -16,11 +16,12 @@ import {
   runPipeline,
 } from 'loopchart/pipeline';
 import { answerEvent, nthAnswer } from './answerEvent.js';
-import { type Combination, CROSS_CHECK_TIMEOUT_MS } from './combination.js';
+import { type Combination, CROSS_CHECK_TIMEOUT_MS, deadlineOf } from './combination.js';
+import { faultyStore, fromStoreFault } from './faultyStore.js';
 import { hang, type Ledger } from './ledger.js';
 import { refused } from './onStore.js';
 import { type RunState, standIn } from './runState.js';
-import { afterExpiry, mortal, openStore } from './stores.js';
+import { afterExpiry, mortal, openStore, sameRow } from './stores.js';
 
 export async function inPipeline(
   c: Combination,
@@ -36,26 +37,41 @@ export async function inPipeline(
   const opened = kind === 'none' ? undefined : openStore(kind, state);
   const store = opened?.store;
   const runId = globalThis.crypto.randomUUID();
-  const resumer = store && afterExpiry(store);
+  // loopchart sees the store through the combination's faults; the harness reads it as it is
+  const view = store && faultyStore(store, c.faults.store, ledger);
+  const resumer = view && afterExpiry(view);
+  // a process that died, or a store call that failed or timed out: a new call resumes the run
+  const lost = (error: unknown, died = false) => {
+    const code = isCheckpointError(error) ? error.code : undefined;
+    if (!died && !fromStoreFault(error, ledger.store) && code !== 'store_timeout') throw error;
+    state.crashes += 1;
+    state.segments += 1;
+  };
+  const recover = async (): Promise<PipelineRunResult> => {
+    for (let tries = 0; tries < 10; tries += 1) {
+      state.calls += 1;
+      const options = { store: resumer, runId, signal, onEvent };
+      try {
+        return (await store?.load(runId))
+          ? await resumePipeline(plan, options)
+          : await runPipeline(plan, 'task', options);
+      } catch (error) {
+        lost(error);
+      }
+    }
+    throw new Error('the pipeline did not carry on after 10 calls');
+  };
   try {
     let result: PipelineRunResult | undefined;
     state.calls += 1;
-    if (store) {
-      const first = mortal(store, c.crashAtSave);
+    if (view) {
+      const first = mortal(view, c.crashAtSave);
       try {
         result = await runPipeline(plan, 'task', { store: first.view, runId, signal, onEvent });
       } catch (error) {
-        if (!first.died()) throw error;
-        state.crashes += 1;
-        state.segments += 1;
+        lost(error, first.died());
       }
-      if (result === undefined) {
-        state.calls += 1;
-        const options = { store: resumer, runId, signal, onEvent };
-        result = (await store.load(runId))
-          ? await resumePipeline(plan, options)
-          : await runPipeline(plan, 'task', options);
-      }
+      result ??= await recover();
     } else {
       result = await runPipeline(plan, 'task', { signal, onEvent });
     }
@@ -74,16 +90,40 @@ export async function inPipeline(
       const event = pipelineAnswer(answer, paused);
       state.calls += 1;
       if (answer === 'bad') {
+        // refused before any store call can fail: sent on the store as it is
+        const plain = store ? { store: afterExpiry(store), runId } : where;
         await refused(store, runId, () =>
-          resumePipeline(plan, { ...where, event: event as never }),
+          resumePipeline(plan, { ...plain, event: event as never }),
         );
         state.refusals += 1;
         pauses -= 1; // the same pause, still waiting
         continue;
       }
+      const before = await store?.load(runId);
+      const next = await resumePipeline(plan, {
+        ...where,
+        event: event as never,
+        signal,
+        onEvent,
+      }).catch(async (error: unknown) => {
+        // an answer schema that never answers refuses the answer once the stage's time is up
+        if (isCheckpointError(error) && error.code === 'invalid_answer') {
+          if (c.faults.schemas !== 'hang') throw error;
+          return undefined;
+        }
+        lost(error);
+        return recover();
+      });
+      if (!next) {
+        if (!sameRow(before, await store?.load(runId)))
+          state.problems.push('an answer refused after its check hung changed the stored row');
+        state.refusals += 1;
+        pauses -= 1;
+        continue;
+      }
       if (event.type === 'pipeline.retry') state.reruns += 1;
       state.segments += 1;
-      result = await resumePipeline(plan, { ...where, event: event as never, signal, onEvent });
+      result = next;
     }
     const announced = emitted.filter((event) => event.type === 'pipeline.paused').length;
     if (state.crashes === 0 && announced !== pauses)
@@ -143,7 +183,9 @@ function pipelinePlan(
   config: LoopConfig<unknown, unknown>,
   ledger: Ledger,
 ): PipelinePlan {
+  // the same deadline as the stage: the pipeline waits on its store as long as its longest one
   const companion = (id: string) => ({
+    deadlineMs: deadlineOf(c),
     idempotent: true,
     attempt: () => {
       ledger.companions.set(id, (ledger.companions.get(id) ?? 0) + 1);

@@ -65,7 +65,7 @@ export function modelConfig(
     doGenerate: (options) => {
       const reply = played[ledger.modelCalls.length] as ModelReply;
       ledger.modelCalls.push({
-        at: Date.now(),
+        at: performance.now(),
         reply,
         ...(reply === 'rateLimited' ? { retryAfterMs } : {}),
       });

@@ -77,7 +77,7 @@ export async function onDbos(
     const expected = cancelled ? ['CANCELLED', 'SUCCESS'] : ['SUCCESS'];
     if (!expected.includes(String(status))) state.problems.push(`the workflow ended ${status}`);
     const elapsedMs = Date.now() - started;
-    return { ...state, outcome: ended, ledger, elapsedMs, activeMs: 0, budgetMs: 0 };
+    return { ...state, outcome: ended, ledger, elapsedMs, budgetMs: 0, firings: 0 };
   } finally {
     clearTimeout(abortTimer);
   }

@@ -1,6 +1,6 @@
-import { performance } from 'node:perf_hooks';
 import { type LoopOutcome, runLoop } from 'loopchart';
-import { type Combination, deadlineOf } from './combination.js';
+import { vi } from 'vitest';
+import type { Combination } from './combination.js';
 import { combinationConfig } from './combinationConfig.js';
 import { inAgent } from './inAgent.js';
 import { inAppActor } from './inAppActor.js';
@@ -8,23 +8,28 @@ import { inPipeline } from './inPipeline.js';
 import { type Ledger, newLedger } from './ledger.js';
 import { onStore } from './onStore.js';
 import { newRunState, observers, type RunState } from './runState.js';
+import { drive, simulatedNow } from './simulatedTime.js';
 import { runBudgetMs } from './timeBudget.js';
 
 /** What one combination came to: the loop's outcome, what the world saw, and the time it took. */
 export interface CombinationRun extends RunState {
   outcome: LoopOutcome;
   ledger: Ledger;
+  /** Simulated (monotonic) ms from the first call to the outcome. */
   elapsedMs: number;
-  /** Of that, the time the event loop spent running code (loopchart's, the steps', the harness's). */
-  activeMs: number;
-  /** The most live time the config allows what the steps did (timeBudget.ts). */
+  /** The most simulated time the config allows what the steps and the store did (timeBudget.ts). */
   budgetMs: number;
+  /** Timers fired while the run waited. */
+  firings: number;
 }
 
-const WATCHDOG_MS = 5000;
-
-/** Runs a combination on its host to the end; rejects on a hang, a crash of loopchart, or a broken promise. */
+/**
+ * Runs a combination on its host to the end on simulated time (call `startSimulatedTime` first):
+ * the wall clock jumps where the combination says; rejects with `Hang` when the run can never
+ * settle, or with a crash of loopchart.
+ */
 export async function runCombination(c: Combination): Promise<CombinationRun> {
+  vi.setSystemTime(vi.getRealSystemTime());
   const ledger = newLedger();
   const config = combinationConfig(c, ledger);
   const state = newRunState(c);
@@ -33,10 +38,13 @@ export async function runCombination(c: Combination): Promise<CombinationRun> {
     c.abortAfterMs === null
       ? undefined
       : setTimeout(() => controller.abort('the user cancelled'), c.abortAfterMs);
+  const jump = c.faults.clockJump;
+  const jumpTimer =
+    jump === null
+      ? undefined
+      : setTimeout(() => vi.setSystemTime(Date.now() + jump.byMs), jump.atMs);
   const { signal } = controller;
-  const started = Date.now();
-  const loop = performance.eventLoopUtilization();
-  let watchdog: ReturnType<typeof setTimeout> | undefined;
+  const started = simulatedNow();
   try {
     const run = (async () => {
       switch (c.host) {
@@ -50,29 +58,15 @@ export async function runCombination(c: Combination): Promise<CombinationRun> {
         case 'agent':
           return inAgent(c, config, ledger, signal, state);
         default:
-          return onStore(c, c.host, config, signal, state);
+          return onStore(c, c.host, config, ledger, signal, state);
       }
     })();
-    const outcome = await Promise.race([
-      run,
-      new Promise<never>((_, reject) => {
-        watchdog = setTimeout(
-          () =>
-            reject(
-              new Error(
-                `the run did not settle within ${WATCHDOG_MS} ms (deadlineMs ${deadlineOf(c)})`,
-              ),
-            ),
-          WATCHDOG_MS,
-        );
-      }),
-    ]);
-    const elapsedMs = Date.now() - started;
-    const activeMs = performance.eventLoopUtilization(loop).active;
+    const { value: outcome, firings } = await drive(run);
+    const elapsedMs = simulatedNow() - started;
     const budgetMs = runBudgetMs(c, ledger, state);
-    return { ...state, outcome, ledger, elapsedMs, activeMs, budgetMs };
+    return { ...state, outcome, ledger, elapsedMs, budgetMs, firings };
   } finally {
     clearTimeout(abortTimer);
-    clearTimeout(watchdog);
+    clearTimeout(jumpTimer);
   }
 }

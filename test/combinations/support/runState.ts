@@ -16,8 +16,14 @@ export interface RunState {
   segments: number;
   /** Stage runs a person asked for again (`pipeline.retry`): their effects may repeat. */
   reruns: number;
-  /** Time spent inside the store's calls (saves, loads), in ms. */
-  storeMs: number;
+  /** Calls into the store (saves, loads), the harness's own included. */
+  storeCalls: number;
+  /** Rows edited by hand before a resume: refused `corrupt` (untouched), or taken with the config's bounds. */
+  rowEdits: { refused: number; taken: number };
+  /** Runs that ended `ceiling_stop` with a save still pending (`error.waitingFor`). */
+  unsavedEnds: number;
+  /** Of those, runs whose trace ends with the unsaved end (known failure U1, RELIABILITY.md). */
+  knownU1: number;
   /** Calls into loopchart: each run, resume and refused answer. */
   calls: number;
   /** What `onEvent` delivered (plain and store hosts): outcome statuses, and `seq:decision` of each decision. */
@@ -48,7 +54,10 @@ export function newRunState(c: Pick<Combination, 'maxAttempts' | 'maxRetries'>):
     refusals: 0,
     segments: 1,
     reruns: 0,
-    storeMs: 0,
+    storeCalls: 0,
+    rowEdits: { refused: 0, taken: 0 },
+    unsavedEnds: 0,
+    knownU1: 0,
     calls: 0,
     events: { outcomes: [], decisions: [] },
     spans: recordedSpans(),

@@ -7,6 +7,7 @@ import {
   withCost,
 } from 'loopchart';
 import { type Combination, RETRY_DELAY_MS } from './combination.js';
+import { oddValue } from './faults.js';
 import { acted, asksWait, hang, type Ledger, reported } from './ledger.js';
 
 export interface Ctx {
@@ -71,6 +72,12 @@ export function scriptedAttempt(c: Combination, ledger: Ledger, next: Next) {
           throw uncertainSideEffect('timed out after sending');
         case 'permanent':
           throw permanentFailure('404');
+        case 'undefined':
+          acted(ledger, key);
+          return undefined;
+        case 'odd':
+          acted(ledger, key);
+          throw oddValue(ctx.attempt);
         default:
           acted(ledger, key);
           return hang(ledger, 'attempt', ctx.signal);
@@ -83,6 +90,7 @@ export function scriptedAttempt(c: Combination, ledger: Ledger, next: Next) {
 /** The scripted judge: also the model steps' check of a reply that matched the schema. */
 export async function judge(c: Combination, ledger: Ledger, next: Next, ctx: Ctx) {
   ledger.calls += 1;
+  ledger.stepCalls.validate += 1;
   const move = next(c.validate, 'validate');
   if (move === 'valid') return { valid: true as const };
   if (move === 'correctable') {
@@ -100,6 +108,8 @@ export async function judge(c: Combination, ledger: Ledger, next: Next, ctx: Ctx
     };
   }
   if (move === 'hang') return hang(ledger, 'validate', ctx.signal);
+  if (move === 'undefined') return undefined as never; // no verdict at all: malformed
+  if (move === 'odd') throw oddValue(ctx.attempt + 3);
   throw new Error('the judge crashed');
 }
 
@@ -107,6 +117,7 @@ export async function judge(c: Combination, ledger: Ledger, next: Next, ctx: Ctx
 export function otherSteps(c: Combination, ledger: Ledger, next: Next) {
   const refine = async (ctx: Ctx) => {
     ledger.calls += 1;
+    ledger.stepCalls.refine += 1;
     const move = next(c.refine, 'refine');
     if (move === 'transientNone') {
       asksWait(ledger, RETRY_DELAY_MS);
@@ -115,14 +126,19 @@ export function otherSteps(c: Combination, ledger: Ledger, next: Next) {
     if (move === 'throw') throw new Error('refine broke');
     acted(ledger, `refine:${ctx.iteration}`);
     if (move === 'hang') return hang(ledger, 'refine', ctx.signal);
+    if (move === 'undefined') return undefined;
+    if (move === 'odd') throw oddValue(ctx.iteration + 5);
     return { revised: ctx.iteration };
   };
   const fallback = async (ctx: Ctx) => {
     ledger.calls += 1;
+    ledger.stepCalls.fallback += 1;
     acted(ledger, 'fallback');
     const move = next(c.fallbackMoves, 'fallback');
     if (move === 'hang') return hang(ledger, 'fallback', ctx.signal);
     if (move === 'throw') throw new Error('fallback broke');
+    if (move === 'undefined') return undefined;
+    if (move === 'odd') throw oddValue(ledger.calls);
     return { template: true };
   };
   return {

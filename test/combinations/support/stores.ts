@@ -1,6 +1,7 @@
 import { type CheckpointRecord, type CheckpointStore, MemoryCheckpointStore } from 'loopchart';
 import { SqliteCheckpointStore } from 'loopchart/sqlite';
 import type { STORES } from './combination.js';
+import { io } from './simulatedTime.js';
 
 /** A store that dies at save `at`: that save and every later one fail, as if the process was killed. */
 export function mortal(store: CheckpointStore, at: number | null) {
@@ -29,24 +30,35 @@ export function afterExpiry(store: CheckpointStore): CheckpointStore {
     load: async (id) => {
       const record = await store.load(id);
       if (!record) return record;
-      const { claim: _, ...data } = JSON.parse(record.data);
-      return { ...record, data: JSON.stringify(data) };
+      let data: unknown;
+      try {
+        data = JSON.parse(record.data);
+      } catch {
+        return record; // a row edited by hand: loopchart's to refuse as it is
+      }
+      if (typeof data !== 'object' || data === null || !('claim' in data)) return record;
+      const { claim: _, ...rest } = data as Record<string, unknown>;
+      return { ...record, data: JSON.stringify(rest) };
     },
     list: (options) => store.list(options),
     delete: (id) => store.delete(id),
   };
 }
 
-/** The store, timing every call into it: time spent in a store is the server's, not loopchart's. */
-export function timed(store: CheckpointStore, clock: { storeMs: number }): CheckpointStore {
+/**
+ * The store, counting every call into it as real I/O in flight: simulated time stands still until
+ * it answers (a store that is slow in simulated time is a fault of its own: faultyStore.ts).
+ */
+export function timed(store: CheckpointStore, clock: { storeCalls: number }): CheckpointStore {
   const time =
     <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
-      const started = performance.now();
+      io.pending += 1;
+      clock.storeCalls += 1;
       try {
         return await call(...args);
       } finally {
-        clock.storeMs += performance.now() - started;
+        io.pending -= 1;
       }
     };
   return {
@@ -65,10 +77,10 @@ export function usePostgres(store: CheckpointStore | undefined): void {
 }
 
 /**
- * A fresh store of that kind (Postgres: the one shared schema; each run has its own runId),
- * timed into `clock`, and how to close it.
+ * A fresh store of that kind (Postgres: the one shared schema; each run has its own runId), its
+ * calls counted into `clock`, and how to close it.
  */
-export function openStore(kind: (typeof STORES)[number], clock: { storeMs: number }) {
+export function openStore(kind: (typeof STORES)[number], clock: { storeCalls: number }) {
   const store =
     kind === 'sqlite'
       ? new SqliteCheckpointStore(':memory:')
@@ -83,4 +95,13 @@ export function openStore(kind: (typeof STORES)[number], clock: { storeMs: numbe
 
 export function sameRow(a: CheckpointRecord | undefined, b: CheckpointRecord | undefined) {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Replaces a run's stored row with `row`, keeping its `seq` (as someone with access to the
+ * database would, or an operator restoring a backup): saves must follow the stored seq exactly.
+ */
+export async function putRow(store: CheckpointStore, row: CheckpointRecord): Promise<void> {
+  await store.delete(row.runId);
+  for (let seq = 1; seq <= row.seq; seq += 1) await store.save({ ...row, seq });
 }

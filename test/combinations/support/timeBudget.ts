@@ -1,9 +1,11 @@
 /**
- * How long a run may take, from its config and what its steps did (counted on the steps, not read
- * from loopchart): a step that does not hang returns at once, so a run's live time is the retry
- * waits its failures asked for and its hung calls, each cut by its timeout, all of it capped by
- * `deadlineMs` (one budget across pauses, answers and crashes: a pause keeps what is left,
- * downtime counts). The property adds the time spent in the store and a small slack per call.
+ * How long a run may take in simulated time, from its config and what its steps and its store did
+ * (counted on them, not read from loopchart): a step that does not hang returns at once, so a
+ * run's live time is the retry waits its failures asked for, its hung calls, each cut by its
+ * timeout, and its store's late answers, all of it capped by `deadlineMs` (one budget across
+ * pauses, answers and crashes: a pause keeps what is left, downtime counts), which a store call
+ * pending at the deadline may pass by the grace SPEC §14 gives it. Simulated time does not move
+ * while code runs, so the budget is exact: no slack for a loaded machine.
  */
 import {
   type Combination,
@@ -14,11 +16,16 @@ import {
 } from './combination.js';
 import type { Ledger } from './ledger.js';
 
+/** How long past the deadline loopchart waits for a store call or an answer check (SPEC §14). */
+export const GRACE_MS = 500;
+
 /**
  * The budget: each hung call lasts at most its timeout (no timeout: only the deadline ends it),
- * each asked-for wait its length, under the deadline; a pipeline stage runs its loop afresh
- * after a crash (if it may) or a person's `pipeline.retry`, each time with a deadline of its own,
- * and a hung cross-check or router model check lasts its time limit.
+ * each asked-for wait its length, each late store answer its delay, under the deadline (plus a
+ * grace for each store fault); a pipeline stage runs its loop afresh after a crash (if it may) or
+ * a person's `pipeline.retry`, each time with a deadline of its own; a hung cross-check or router
+ * model check lasts its time limit; a save that never answers lasts at most the run's time left
+ * and the grace, a load or an answer check the run's whole time and the grace.
  */
 export function runBudgetMs(
   c: Combination,
@@ -33,7 +40,14 @@ export function runBudgetMs(
     else if (kind === 'modelCheck') checks += MODEL_CHECK_TIMEOUT_MS;
     else hung += timeoutOf(c, kind) ?? Number.POSITIVE_INFINITY;
   }
+  const whole = deadlineOf(c) ?? Number.POSITIVE_INFINITY;
+  const { store } = ledger;
+  const saveHangs = store.hangs - store.loadHangs;
+  const storeFaults = saveHangs + store.lateCalls + store.thrown.length;
+  const storeWaits = store.lateMs + saveHangs * (whole + GRACE_MS);
   const loops = c.host === 'pipeline' ? 1 + run.crashes + run.reruns : 1;
-  const deadline = (deadlineOf(c) ?? Number.POSITIVE_INFINITY) * loops;
-  return Math.min(deadline, hung + waitsMs) + checks;
+  const deadline = whole * loops + GRACE_MS * storeFaults;
+  // a load comes before the row that says how much time is left: it may take the whole budget
+  const outside = (ledger.schemaHangs + store.loadHangs) * (whole + GRACE_MS);
+  return Math.min(deadline, hung + waitsMs + storeWaits) + checks + outside;
 }

@@ -64,13 +64,15 @@ async function drive(sockets: WebSocket[], recorded: WireEvent[], viewer: Viewer
   const started = performance.now();
   for (let nextSample = 2.5; ; await sleep(5)) {
     const elapsed = (performance.now() - started) / 1000;
-    if (elapsed >= SECONDS) break;
-    if (elapsed >= nextSample) {
+    if (elapsed >= nextSample && elapsed < SECONDS) {
       nextSample += 2.5;
       samples.push(sample());
     }
-    const due = Math.floor(RATE * elapsed) - load.sent;
+    // every event due by now, and at the end all RATE × SECONDS of them: a loaded machine wakes
+    // this loop late, and its last turn before SECONDS must not leave the final events unsent
+    const due = Math.floor(RATE * Math.min(elapsed, SECONDS)) - load.sent;
     for (let k = 0; k < due; k += 1) sendNext(load.sent % sockets.length);
+    if (elapsed >= SECONDS) break;
   }
   load.seconds = (performance.now() - started) / 1000;
   samples.push(sample());
@@ -119,7 +121,7 @@ export function pageShowsServer(stats: ViewerStats, page: PageStats): boolean {
  * is when that streak began.
  */
 export async function runViewerLoad(name: string): Promise<ViewerLoadResult> {
-  const built = compileLibrary(name, ['index.ts', 'viewer/index.ts']);
+  const built = compileLibrary(name, ['entries/index.ts', 'entries/viewer.ts']);
   const viewer = await startViewerProcess(`${built.lib}/`);
   const watched = await openWatchedPage(viewer.url);
   try {

@@ -1,0 +1,68 @@
+import { type Clock, monotonicClock } from './clock.js';
+
+/** How `withTimeLimit` bounds a call. */
+export interface TimeLimit {
+  ms: number;
+  /** What it rejects with, and aborts the call's signal with, once `ms` have passed. */
+  timeout: () => unknown;
+  /** Aborting it aborts the call's signal and rejects at once, both with its reason. */
+  signal?: AbortSignal | undefined;
+  /** Whose timer counts `ms` (default the monotonic clock). */
+  clock?: Clock | undefined;
+}
+
+/**
+ * Calls `start` at once with a signal of its own and settles as it does, unless `ms` pass (or
+ * `signal` aborts) first: then that signal is aborted and the promise rejects, even when the call
+ * ignores its signal. The timer and the listener go when it settles, so a long limit never
+ * outlives the call.
+ * @example await withTimeLimit((signal) => fetch(url, { signal }), { ms: 5000, timeout: () => new Error('slow') });
+ */
+export function withTimeLimit<T>(
+  start: (signal: AbortSignal) => T | PromiseLike<T>,
+  { ms, timeout, signal: parent, clock = monotonicClock }: TimeLimit,
+): Promise<T> {
+  // one promise, settled once, by whichever comes first: the call, the timer or the parent
+  return new Promise<T>((resolve, reject) => {
+    const controller = new AbortController();
+    let settled = false;
+    const settle = () => {
+      settled = true;
+      cancel();
+      parent?.removeEventListener('abort', onAbort);
+    };
+    const stop = (reason: unknown) => {
+      if (settled) return;
+      settle();
+      controller.abort(reason);
+      reject(reason);
+    };
+    const cancel = clock.after(ms, () => stop(timeout()));
+    const onAbort = () => stop(parent?.reason);
+    if (parent?.aborted) onAbort();
+    else parent?.addEventListener('abort', onAbort, { once: true });
+    // called synchronously: a caller that counts the call as started knows it has really run
+    let work: T | PromiseLike<T>;
+    try {
+      work = start(controller.signal);
+    } catch (error) {
+      if (!settled) {
+        settle();
+        reject(error);
+      }
+      return;
+    }
+    Promise.resolve(work).then(
+      (value) => {
+        if (settled) return;
+        settle();
+        resolve(value);
+      },
+      (error: unknown) => {
+        if (settled) return;
+        settle();
+        reject(error);
+      },
+    );
+  });
+}

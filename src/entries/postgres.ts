@@ -1,0 +1,2 @@
+export { PostgresCheckpointStore } from '../stores/postgres/PostgresCheckpointStore.js';
+export type { PostgresStoreOptions } from '../stores/postgres/postgresTables.js';

@@ -1,0 +1,3 @@
+export type { SqliteDatabase, SqliteStatement } from '../stores/sqlite/betterSqlite.js';
+export type { SqliteStoreOptions } from '../stores/sqlite/SqliteCheckpointStore.js';
+export { SqliteCheckpointStore } from '../stores/sqlite/SqliteCheckpointStore.js';

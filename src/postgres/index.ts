@@ -1,2 +1,0 @@
-export { PostgresCheckpointStore } from './PostgresCheckpointStore.js';
-export type { PostgresStoreOptions } from './postgresTables.js';
