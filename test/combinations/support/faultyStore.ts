@@ -10,6 +10,8 @@ export interface StoreFaultLog {
   /** Calls that answered late, and the simulated ms they kept the run waiting. */
   lateCalls: number;
   lateMs: number;
+  /** How late each late load answered: one later than the deadline and its grace times out as a hang. */
+  lateLoadsMs: number[];
   /** Values thrown by the store (an error a host sees may carry one as its cause). */
   thrown: unknown[];
 }
@@ -40,6 +42,7 @@ export function faultyStore(
         case 'late':
           log.lateCalls += 1;
           log.lateMs += fault.lateMs;
+          if (op === 'load') log.lateLoadsMs.push(fault.lateMs);
           await new Promise((resolve) => setTimeout(resolve, fault.lateMs));
           return call(...args);
         case 'throw': {

@@ -46,7 +46,7 @@ export function newLedger(): Ledger {
     companions: new Map(),
     crossChecks: { calls: 0, problems: [] },
     time: { hangs: [], waitsMs: 0 },
-    store: { hangs: 0, loadHangs: 0, lateCalls: 0, lateMs: 0, thrown: [] },
+    store: { hangs: 0, loadHangs: 0, lateCalls: 0, lateMs: 0, lateLoadsMs: [], thrown: [] },
     schemaHangs: 0,
   };
 }
