@@ -213,12 +213,12 @@ function traceProblems(c: Combination, run: CombinationRun, watched: boolean): s
   const { outcome } = run;
   const problems: string[] = [];
   const decisions = outcome.trace.filter((entry) => entry.decision !== undefined);
-  // Known failure U1 (RELIABILITY.md): a run whose deadline ran out with the save of its end (or
-  // pause) pending reports ceiling_stop, but its trace still ends with the decision it reached
-  // in memory, unsaved
+  // Known failure U1 (RELIABILITY.md): a run whose deadline ran out with a save pending reports
+  // ceiling_stop, but its trace still ends with the decision it reached in memory, unsaved (or
+  // with none, when the save pending was of a step begun before any decision)
   const unsaved = !outcome.ok && outcome.error.waitingFor !== undefined;
   const last = decisions.at(-1)?.decision;
-  if (unsaved && last !== outcome.status && last !== undefined) run.knownU1 += 1;
+  if (unsaved && last !== outcome.status) run.knownU1 += 1;
   else if (decisions.at(-1)?.decision !== outcome.status)
     problems.push(`the last decision is ${decisions.at(-1)?.decision}, not ${outcome.status}`);
   const stops = decisions.filter((e) => e.decision !== 'fallback' && isStatus(e.decision));
