@@ -15,6 +15,7 @@ import {
   resolveConfig,
   resumeLoop,
   runLoop,
+  withCost,
 } from 'loopchart';
 import {
   type PipelineEmitted,
@@ -237,6 +238,29 @@ describe('a step waiting for its checkpoint to be saved has not begun (store × 
       signal: AbortSignal.timeout(60),
     });
     expect(running).toMatchObject({ status: 'aborted', attempts: 1 });
+    expect(calls).toBe(1);
+  });
+
+  it("an answer resumed with an aborted signal counts no attempt the budget refused before it began", async () => {
+    let calls = 0;
+    const config: LoopConfig<string, string> = {
+      maxRetries: 2,
+      maxCost: 2,
+      costEstimates: { attempt: 2 },
+      review: { afterFailedValidation: true },
+      attempt: () => {
+        calls += 1;
+        return withCost('draft', 1);
+      },
+      validate: () => ({ valid: false, error: { severity: 'correctable', message: 'too short' } }),
+    };
+    const store = new MemoryCheckpointStore();
+    expect(await runLoop(config, 'q', { store, runId: 'r' })).toMatchObject({ status: 'paused' });
+    const signal = AbortSignal.abort('the user left');
+    const event = { type: 'review.retry' } as const;
+    // before: aborted with attempts 2 (the attempt the reservation refused), for 1 call
+    const outcome = await resumeLoop(config, { store, runId: 'r', event, signal });
+    expect(outcome).toMatchObject({ status: 'aborted', attempts: 1 });
     expect(calls).toBe(1);
   });
 });

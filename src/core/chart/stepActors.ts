@@ -118,6 +118,11 @@ export async function runOneStep(
         `${step} was in flight when the run was checkpointed; it is not idempotent, so it was not run again`,
       );
     }
+    // a resumed step was in flight when its process died: it may have begun there
+    const began = input.resumed === true;
+    // until it passes the gate an attempt has not begun: a stop meanwhile (an abort, the
+    // budget's refusal) does not count it
+    if (step === 'attempt' && !began) steps.gate?.attemptWaits(input.attempt);
     if (signal.aborted) throw signal.reason;
     const refusal = reservationRefusal(
       step,
@@ -126,8 +131,6 @@ export async function runOneStep(
       settings.maxCost,
     );
     if (refusal) throw refusal;
-    // a resumed step was in flight when its process died: it may have begun there
-    const began = input.resumed === true;
     if (steps.gate) await passGate(steps.gate, { step, input, signal, began, clock });
     const left = timeLeft(input.deadlineAt, clock.now());
     if (left === 0) throw new DeadlineExceeded(step, began);
@@ -166,7 +169,6 @@ async function passGate(
 ): Promise<void> {
   const { step, input, began, clock } = at;
   const waiting = step === 'attempt' && !began;
-  if (waiting) gate.attemptWaits(input.attempt);
   try {
     const left = timeLeft(input.deadlineAt, clock.now());
     const pass = (signal: AbortSignal) => gate.pass(signal);
