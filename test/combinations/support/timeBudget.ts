@@ -25,8 +25,8 @@ export const GRACE_MS = 500;
  * grace for each store fault); a pipeline stage runs its loop afresh after a crash (if it may) or
  * a person's `pipeline.retry`, each time with a deadline of its own; a hung cross-check or router
  * model check lasts its time limit; a save that never answers lasts at most the run's time left
- * and the grace, a load or an answer check (or a load later than those) the run's whole time and
- * the grace.
+ * and the grace, a load or an answer check the run's whole time and the grace (a late load its
+ * delay, up to that).
  */
 export function runBudgetMs(
   c: Combination,
@@ -43,18 +43,19 @@ export function runBudgetMs(
   }
   const whole = deadlineOf(c) ?? Number.POSITIVE_INFINITY;
   const { store } = ledger;
-  // a load comes before the row that says how much time is left: it may take the whole budget;
-  // one that answers later than that times out as a hang does (and a first load that timed out
-  // left nothing saved: the run starts afresh, with a deadline of its own)
-  const timedOut = store.lateLoadsMs.filter((ms) => ms >= whole + GRACE_MS);
-  const lateCalls = store.lateCalls - timedOut.length;
-  const lateMs = store.lateMs - timedOut.reduce((sum, ms) => sum + ms, 0);
+  // a load comes before the row that says how much time is left (a paused run's clock thaws
+  // after it): a late one waits outside the deadline, one that never answers, or answers later
+  // than the whole budget and the grace, times out there (and a first load that timed out left
+  // nothing saved: the run starts afresh, with a deadline of its own)
+  const lateLoads = store.lateLoadsMs;
+  const loadWaits = lateLoads.reduce((sum, ms) => sum + Math.min(ms, whole + GRACE_MS), 0);
+  const lateCalls = store.lateCalls - lateLoads.length;
+  const lateMs = store.lateMs - lateLoads.reduce((sum, ms) => sum + ms, 0);
   const saveHangs = store.hangs - store.loadHangs;
   const storeFaults = saveHangs + lateCalls + store.thrown.length;
   const storeWaits = lateMs + saveHangs * (whole + GRACE_MS);
   const loops = c.host === 'pipeline' ? 1 + run.crashes + run.reruns : 1;
   const deadline = whole * loops + GRACE_MS * storeFaults;
-  const loadHangs = store.loadHangs + timedOut.length;
-  const outside = (ledger.schemaHangs + loadHangs) * (whole + GRACE_MS);
+  const outside = (ledger.schemaHangs + store.loadHangs) * (whole + GRACE_MS) + loadWaits;
   return Math.min(deadline, hung + waitsMs + storeWaits) + checks + outside;
 }
