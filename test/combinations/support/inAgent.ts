@@ -11,7 +11,7 @@ import { faultyStore } from './faultyStore.js';
 import { hang, type Ledger } from './ledger.js';
 import { driveSession } from './onStore.js';
 import { type RunState, standIn } from './runState.js';
-import { openStore } from './stores.js';
+import { afterExpiry, openStore } from './stores.js';
 
 const REQUESTS = {
   simple: 'What is the total?',
@@ -53,8 +53,9 @@ export async function inAgent(
   if (ran.status !== result.status || ran.ok !== (result.status !== 'paused' && result.ok))
     state.problems.push(`the agent says ${ran.status}/${ran.ok}, its run ${result.status}`);
   const task = shape === 'single-shot' ? agent.config.singleShotTask : agent.config.task;
-  // the agent's own run sees the store as it is; the answers to its pauses, with its faults
-  const view = faultyStore(store, c.faults.store, ledger);
+  // the agent's own run sees the store as it is; the answers to its pauses see its faults, and a
+  // writer whose save failed (its claim's release hung, say) as if its claim had expired since
+  const view = afterExpiry(faultyStore(store, c.faults.store, ledger));
   const outcome = await driveSession(c, state, ledger, {
     raw: store,
     runId,
