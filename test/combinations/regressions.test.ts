@@ -241,7 +241,7 @@ describe('a step waiting for its checkpoint to be saved has not begun (store × 
     expect(calls).toBe(1);
   });
 
-  it("an answer resumed with an aborted signal counts no attempt the budget refused before it began", async () => {
+  it('an answer resumed with an aborted signal counts no attempt the budget refused before it began', async () => {
     let calls = 0;
     const config: LoopConfig<string, string> = {
       maxRetries: 2,
