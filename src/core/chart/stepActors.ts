@@ -14,7 +14,7 @@ import {
 import { type StepBudget, stepBudget } from '../vocabulary/stepBudget.js';
 import { missingResult, readStepResult, stepOutput } from '../vocabulary/stepResults.js';
 import type { ValidationError } from '../vocabulary/validation.js';
-import { type TimeLimit, withTimeLimit } from '../vocabulary/withTimeLimit.js';
+import { type TimeLimit, withLazySignal, withTimeLimit } from '../vocabulary/withTimeLimit.js';
 import { reservationRefusal } from './costReservation.js';
 import { DeadlineExceeded, deadlineRecord, isDeadlineExceeded, timeLeft } from './deadline.js';
 import type { StepGate } from './stepGate.js';
@@ -136,11 +136,11 @@ export async function runOneStep(
     if (left === 0) throw new DeadlineExceeded(step, began);
     // called synchronously as the actor starts, so a step counted as started has really run
     const budget = stepBudget(settings, input, left);
-    const start = (stepSignal: AbortSignal) => run(stepContext(input, stepSignal, budget));
+    const start = (stepSignal: () => AbortSignal) => run(stepContext(input, stepSignal, budget));
     const limit = stepLimit(step, timeoutMs, left);
     const raw = await (limit === null
-      ? start(signal)
-      : withTimeLimit(start, { ...limit, signal, clock }));
+      ? start(() => signal)
+      : withLazySignal(start, { ...limit, signal, clock }));
     const read = readStepResult(raw);
     if (read.costProblem) throw new LoopStepFailure('permanent', `${step} ${read.costProblem}`);
     const missing = missingResult(step, read.value);
@@ -196,9 +196,10 @@ function stepLimit(step: StepName, timeoutMs: number | null, left: number | null
   return { ms: timeoutMs, timeout: () => stepTimeout(step, timeoutMs) };
 }
 
+/** The ctx a step is called with; its `signal` is made when the step first reads it. */
 function stepContext(
   input: StepInput,
-  signal: AbortSignal,
+  signal: () => AbortSignal,
   budget: StepBudget,
 ): Readonly<Record<string, unknown>> {
   return Object.freeze({
@@ -214,7 +215,9 @@ function stepContext(
     key: input.key,
     answers: input.answers,
     budget,
-    signal,
+    get signal() {
+      return signal();
+    },
   });
 }
 

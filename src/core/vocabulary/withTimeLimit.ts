@@ -20,11 +20,25 @@ export interface TimeLimit {
  */
 export function withTimeLimit<T>(
   start: (signal: AbortSignal) => T | PromiseLike<T>,
+  limit: TimeLimit,
+): Promise<T> {
+  return withLazySignal((signal) => start(signal()), limit);
+}
+
+/**
+ * `withTimeLimit` whose call asks for its signal (`signal()`) only if it uses one: a step that
+ * never reads `ctx.signal` costs no AbortController. Asked for after the limit stopped the call,
+ * the signal comes already aborted with the same reason.
+ */
+export function withLazySignal<T>(
+  start: (signal: () => AbortSignal) => T | PromiseLike<T>,
   { ms, timeout, signal: parent, clock = monotonicClock }: TimeLimit,
 ): Promise<T> {
   // one promise, settled once, by whichever comes first: the call, the timer or the parent
   return new Promise<T>((resolve, reject) => {
-    const controller = new AbortController();
+    let controller: AbortController | undefined;
+    let stopped = false;
+    let stopReason: unknown;
     let settled = false;
     const settle = () => {
       settled = true;
@@ -34,8 +48,17 @@ export function withTimeLimit<T>(
     const stop = (reason: unknown) => {
       if (settled) return;
       settle();
-      controller.abort(reason);
+      stopped = true;
+      stopReason = reason;
+      controller?.abort(reason);
       reject(reason);
+    };
+    const signal = () => {
+      if (controller === undefined) {
+        controller = new AbortController();
+        if (stopped) controller.abort(stopReason);
+      }
+      return controller.signal;
     };
     const cancel = clock.after(ms, () => stop(timeout()));
     const onAbort = () => stop(parent?.reason);
@@ -44,7 +67,7 @@ export function withTimeLimit<T>(
     // called synchronously: a caller that counts the call as started knows it has really run
     let work: T | PromiseLike<T>;
     try {
-      work = start(controller.signal);
+      work = start(signal);
     } catch (error) {
       if (!settled) {
         settle();
