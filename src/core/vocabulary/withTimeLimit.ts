@@ -40,8 +40,11 @@ export function withLazySignal<T>(
     let stopped = false;
     let stopReason: unknown;
     let settled = false;
+    let armed = false;
+    let cancel = () => {};
     const settle = () => {
       settled = true;
+      if (!armed) return;
       cancel();
       parent?.removeEventListener('abort', onAbort);
     };
@@ -53,17 +56,24 @@ export function withLazySignal<T>(
       controller?.abort(reason);
       reject(reason);
     };
+    const onAbort = () => stop(parent?.reason);
+    // the timer and the parent's listener, once something can notice them
+    const arm = () => {
+      if (armed || settled) return;
+      armed = true;
+      cancel = clock.after(ms, () => stop(timeout()));
+      if (parent?.aborted) onAbort();
+      else parent?.addEventListener('abort', onAbort, { once: true });
+    };
     const signal = () => {
       if (controller === undefined) {
         controller = new AbortController();
         if (stopped) controller.abort(stopReason);
+        else arm();
       }
       return controller.signal;
     };
-    const cancel = clock.after(ms, () => stop(timeout()));
-    const onAbort = () => stop(parent?.reason);
     if (parent?.aborted) onAbort();
-    else parent?.addEventListener('abort', onAbort, { once: true });
     // called synchronously: a caller that counts the call as started knows it has really run
     let work: T | PromiseLike<T>;
     try {
@@ -78,14 +88,19 @@ export function withLazySignal<T>(
     Promise.resolve(work).then(
       (value) => {
         if (settled) return;
+        if (parent?.aborted) return stop(parent.reason); // the abort came first, unheard
         settle();
         resolve(value);
       },
       (error: unknown) => {
         if (settled) return;
+        if (parent?.aborted) return stop(parent.reason);
         settle();
         reject(error);
       },
     );
+    // A call settled by now needs neither the timer (it fires in a later task) nor the listener
+    // (it never read its signal, and an abort meanwhile is seen above): most steps are such calls.
+    queueMicrotask(arm);
   });
 }
