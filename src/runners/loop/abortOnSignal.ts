@@ -2,7 +2,7 @@ import type { AnyActorRef } from 'xstate';
 
 /** Sends `loop.abort` to the actor when `signal` aborts (now, if it already has); returns the undo. */
 export function abortOnSignal(actor: AnyActorRef, signal: AbortSignal | undefined): () => void {
-  if (!signal) return () => {};
+  if (!signal) return keepGoing;
   const abort = () => {
     // a run that already ended (its last save still under way) has nothing left to abort
     if (actor.getSnapshot().status !== 'active') return;
@@ -12,6 +12,8 @@ export function abortOnSignal(actor: AnyActorRef, signal: AbortSignal | undefine
   else signal.addEventListener('abort', abort, { once: true });
   return () => signal.removeEventListener('abort', abort);
 }
+
+const keepGoing = () => {};
 
 /** The caller's abort reason as text; a reason whose properties throw cannot stop the abort. */
 export function abortReason(signal: AbortSignal): string {
