@@ -53,11 +53,12 @@ function addCost(total: number, cost: number): number {
 }
 
 function stepEntry(context: LoopContext, cost: number) {
-  return {
+  const entry: { startedAt: number; cost?: number; intermittent?: true } = {
     startedAt: context.ledger.stepStartedAt,
-    ...(cost > 0 ? { cost } : {}),
-    ...(context.ledger.transientRetried ? { intermittent: true as const } : {}),
   };
+  if (cost > 0) entry.cost = cost;
+  if (context.ledger.transientRetried) entry.intermittent = true;
+  return entry;
 }
 
 /** A finished step's common bookkeeping, entering `next` (if it is a working state). */
@@ -66,16 +67,12 @@ function finishStep(
   cost: number,
   next: LoopPhase | undefined,
   ledger: Partial<LoopLedger>,
-) {
-  return {
-    cost: addCost(context.cost, cost),
-    ...(next ? { phase: next } : {}),
-    ledger: note(context, {
-      transientRetried: false,
-      ...(next ? { stepStartedAt: Date.now() } : {}),
-      ...ledger,
-    }),
-  };
+): Update {
+  // one copy of the ledger (every key is already in it, so the order stays)
+  const noted = { ...context.ledger, transientRetried: false, ...ledger };
+  if (!next) return { cost: addCost(context.cost, cost), ledger: noted };
+  noted.stepStartedAt = Date.now();
+  return { cost: addCost(context.cost, cost), phase: next, ledger: noted };
 }
 
 export function acceptAttempt(context: LoopContext, output: unknown, next?: LoopPhase): Update {

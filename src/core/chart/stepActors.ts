@@ -137,10 +137,8 @@ export async function runOneStep(
     // called synchronously as the actor starts, so a step counted as started has really run
     const budget = stepBudget(settings, input, left);
     const start = (stepSignal: () => AbortSignal) => run(stepContext(input, stepSignal, budget));
-    const limit = stepLimit(step, timeoutMs, left);
-    const raw = await (limit === null
-      ? start(() => signal)
-      : withLazySignal(start, { ...limit, signal, clock }));
+    const limit = stepLimit(step, timeoutMs, left, signal, clock);
+    const raw = await (limit === null ? start(() => signal) : withLazySignal(start, limit));
     const read = readStepResult(raw);
     if (read.costProblem) throw new LoopStepFailure('permanent', `${step} ${read.costProblem}`);
     const missing = missingResult(step, read.value);
@@ -185,15 +183,19 @@ async function passGate(
   }
 }
 
-type Limit = Omit<TimeLimit, 'signal'>;
-
 /** The step's own timeout or what is left of the deadline, whichever ends first. */
-function stepLimit(step: StepName, timeoutMs: number | null, left: number | null): Limit | null {
+function stepLimit(
+  step: StepName,
+  timeoutMs: number | null,
+  left: number | null,
+  signal: AbortSignal,
+  clock: Clock,
+): TimeLimit | null {
   if (left !== null && (timeoutMs === null || left < timeoutMs)) {
-    return { ms: left, timeout: () => new DeadlineExceeded(step) };
+    return { ms: left, timeout: () => new DeadlineExceeded(step), signal, clock };
   }
   if (timeoutMs === null) return null;
-  return { ms: timeoutMs, timeout: () => stepTimeout(step, timeoutMs) };
+  return { ms: timeoutMs, timeout: () => stepTimeout(step, timeoutMs), signal, clock };
 }
 
 /** The ctx a step is called with; its `signal` is made when the step first reads it. */
