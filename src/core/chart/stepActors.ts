@@ -11,12 +11,13 @@ import {
   transientFailure,
   uncertainSideEffect,
 } from '../vocabulary/failures.js';
-import { type StepBudget, stepBudget } from '../vocabulary/stepBudget.js';
+import { stepBudget } from '../vocabulary/stepBudget.js';
 import { missingResult, readStepResult, stepOutput } from '../vocabulary/stepResults.js';
 import type { ValidationError } from '../vocabulary/validation.js';
 import { type TimeLimit, withLazySignal, withTimeLimit } from '../vocabulary/withTimeLimit.js';
 import { reservationRefusal } from './costReservation.js';
 import { DeadlineExceeded, deadlineRecord, isDeadlineExceeded, timeLeft } from './deadline.js';
+import { stepContext } from './stepContext.js';
 import type { StepGate } from './stepGate.js';
 
 /** The JSON-safe input every step actor is invoked with (persisted with an in-flight step). */
@@ -196,31 +197,6 @@ function stepLimit(
   }
   if (timeoutMs === null) return null;
   return { ms: timeoutMs, timeout: () => stepTimeout(step, timeoutMs), signal, clock };
-}
-
-/** The ctx a step is called with; its `signal` is made when the step first reads it. */
-function stepContext(
-  input: StepInput,
-  signal: () => AbortSignal,
-  budget: StepBudget,
-): Readonly<Record<string, unknown>> {
-  return Object.freeze({
-    input: input.input,
-    feedback: input.feedback,
-    previous: input.previous,
-    candidate: input.candidate,
-    // the spec's names for what a refine or a fallback is given
-    partial: input.candidate,
-    error: input.feedback,
-    iteration: input.iteration,
-    attempt: input.attempt,
-    key: input.key,
-    answers: input.answers,
-    budget,
-    get signal() {
-      return signal();
-    },
-  });
 }
 
 /**
