@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { withTimeLimit } from '../src/core/vocabulary/withTimeLimit.js';
+import { withLazySignal, withTimeLimit } from '../src/core/vocabulary/withTimeLimit.js';
 
 // The one timeout race behind step timeouts, the cross-check, the model check, the testing kit's
 // real steps and the battery's runs.
@@ -79,5 +79,56 @@ describe('withTimeLimit', () => {
     const remove = vi.spyOn(kept.signal, 'removeEventListener');
     await withTimeLimit(() => 1, { ms: 10, timeout: late, signal: kept.signal });
     expect(remove).toHaveBeenCalledWith('abort', expect.any(Function));
+  });
+});
+
+// A step that never reads ctx.signal gets none: no AbortController, and no timer or listener when
+// it settles at once; the limit still holds for one that does not.
+describe('withLazySignal', () => {
+  it('a call that never asks for its signal and settles at once sets no timer and adds no listener', async () => {
+    const parent = new AbortController();
+    const add = vi.spyOn(parent.signal, 'addEventListener');
+    await expect(
+      withLazySignal(async () => 'done', { ms: 1000, timeout: late, signal: parent.signal }),
+    ).resolves.toBe('done');
+    expect(add).not.toHaveBeenCalled();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('one that never asks for its signal and hangs still times out at ms', async () => {
+    const result = withLazySignal(() => new Promise(() => {}), { ms: 50, timeout: late });
+    const settled = expect(result).rejects.toThrow('too slow');
+    await vi.advanceTimersByTimeAsync(49);
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await settled;
+  });
+
+  it('a signal asked for after the limit stopped the call comes aborted with the same reason', async () => {
+    let ask: (() => AbortSignal) | undefined;
+    const result = withLazySignal(
+      (signal) => {
+        ask = signal;
+        return new Promise(() => {});
+      },
+      { ms: 50, timeout: late },
+    );
+    const settled = expect(result).rejects.toThrow('too slow');
+    await vi.advanceTimersByTimeAsync(50);
+    await settled;
+    expect(ask?.().aborted).toBe(true);
+    expect(ask?.().reason).toHaveProperty('message', 'too slow');
+  });
+
+  it("the caller's abort that lands before the call's result is seen wins, heard or not", async () => {
+    const parent = new AbortController();
+    const result = withLazySignal(() => Promise.resolve('done'), {
+      ms: 1000,
+      timeout: late,
+      signal: parent.signal,
+    });
+    parent.abort('shutting down');
+    await expect(result).rejects.toBe('shutting down');
+    expect(vi.getTimerCount()).toBe(0);
   });
 });
