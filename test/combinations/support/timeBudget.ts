@@ -24,7 +24,8 @@ export const GRACE_MS = 500;
  * each asked-for wait its length, each late store answer its delay, under the deadline (plus a
  * grace for each store fault); a pipeline stage runs its loop afresh after a crash (if it may) or
  * a person's `pipeline.retry`, each time with a deadline of its own; a hung cross-check or router
- * model check lasts its time limit; a save that never answers lasts at most the run's time left
+ * model check lasts its time limit; a pipeline's save that answers late or never lasts at most its
+ * stage loops' deadline and the grace; a loop's save that never answers lasts at most the run's time left
  * and the grace, a load or an answer check the run's whole time and the grace (a late load its
  * delay, up to that).
  */
@@ -54,8 +55,12 @@ export function runBudgetMs(
   const saveHangs = store.hangs - store.loadHangs;
   const storeFaults = saveHangs + lateCalls + store.thrown.length;
   const storeWaits = lateMs + saveHangs * (whole + GRACE_MS);
-  const loops = c.host === 'pipeline' ? 1 + run.crashes + run.reruns : 1;
-  const deadline = whole * loops + GRACE_MS * storeFaults;
+  const pipeline = c.host === 'pipeline';
+  const loops = pipeline ? 1 + run.crashes + run.reruns : 1;
+  // a pipeline's own record save has a time limit of its own (its stage loops' longest deadline
+  // and the grace) that starts when the save does, after the stage's loop may have spent its time
+  const perFault = pipeline ? whole + GRACE_MS : GRACE_MS;
+  const deadline = whole * loops + perFault * storeFaults;
   const outside = (ledger.schemaHangs + store.loadHangs) * (whole + GRACE_MS) + loadWaits;
   return Math.min(deadline, hung + waitsMs + storeWaits) + checks + outside;
 }
