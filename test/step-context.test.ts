@@ -1,5 +1,5 @@
 import { type LoopConfig, runLoop } from 'loopchart';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 // The ctx a step is called with makes its signal only when the step reads it (stepContext.ts):
 // to the step it is the same frozen object with the same keys and a signal that works.
@@ -18,6 +18,10 @@ const KEYS = [
   'budget',
   'signal',
 ];
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe("a step's ctx", () => {
   it('is frozen, has the same keys in the same order, and spreads to a real signal', async () => {
@@ -50,7 +54,11 @@ describe("a step's ctx", () => {
       },
       validate: () => ({ valid: true }),
     };
-    const outcome = await runLoop(config, 'q');
+    // simulated time: the timeout and the retry wait pass without waiting on the wall clock
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
+    const running = runLoop(config, 'q');
+    await vi.runAllTimersAsync();
+    const outcome = await running;
     expect(outcome.ok).toBe(false);
     const signal = read?.();
     expect(signal?.aborted).toBe(true);
