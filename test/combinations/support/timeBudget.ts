@@ -53,14 +53,14 @@ export function runBudgetMs(
   const lateCalls = store.lateCalls - lateLoads.length;
   const lateMs = store.lateMs - lateLoads.reduce((sum, ms) => sum + ms, 0);
   const saveHangs = store.hangs - store.loadHangs;
-  const storeFaults = saveHangs + lateCalls + store.thrown.length;
   const storeWaits = lateMs + saveHangs * (whole + GRACE_MS);
   const pipeline = c.host === 'pipeline';
   const loops = pipeline ? 1 + run.crashes + run.reruns : 1;
   // a pipeline's own record save has a time limit of its own (its stage loops' longest deadline
   // and the grace) that starts when the save does, after the stage's loop may have spent its time
-  const perFault = pipeline ? whole + GRACE_MS : GRACE_MS;
-  const deadline = whole * loops + perFault * storeFaults;
+  const perWait = pipeline ? whole + GRACE_MS : GRACE_MS;
+  const deadline =
+    whole * loops + perWait * (saveHangs + lateCalls) + GRACE_MS * store.thrown.length;
   const outside = (ledger.schemaHangs + store.loadHangs) * (whole + GRACE_MS) + loadWaits;
   return Math.min(deadline, hung + waitsMs + storeWaits) + checks + outside;
 }
