@@ -14,6 +14,7 @@ import {
 } from '../../stores/kit/CheckpointError.js';
 import type { CheckpointRecord, CheckpointStore } from '../../stores/kit/CheckpointStore.js';
 import { encodeCheckpoint, type PersistedSnapshot } from '../../stores/kit/checkpointFormat.js';
+import { whileDrivenHere } from '../../stores/kit/drivenHere.js';
 import { jsonProblem } from '../../stores/kit/jsonProblem.js';
 import { keepClaim, releaseClaim } from '../../stores/kit/runClaim.js';
 import { abortOnSignal } from './abortOnSignal.js';
@@ -61,7 +62,7 @@ export function driveLoop<C>(drive: Drive): Promise<RunResult<C>> {
   let savedAt = Number.NEGATIVE_INFINITY;
   let deadline: number | null = null;
   let cancelWatch = () => {};
-  return new Promise<RunResult<C>>((resolve, reject) => {
+  const run = new Promise<RunResult<C>>((resolve, reject) => {
     let detach = () => {};
     const stopRenewing = keepClaim(claim.ttlMs, () => {
       const snapshot = actor.getSnapshot();
@@ -155,6 +156,7 @@ export function driveLoop<C>(drive: Drive): Promise<RunResult<C>> {
     if (drive.event && !settled) actor.send(drive.event);
     if (!settled) detach = abortOnSignal(actor, signal);
   });
+  return whileDrivenHere(store, runId, run);
 }
 
 /**

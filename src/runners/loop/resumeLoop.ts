@@ -11,6 +11,7 @@ import {
   decodeCheckpoint,
   type PersistedSnapshot,
 } from '../../stores/kit/checkpointFormat.js';
+import { drivenHere } from '../../stores/kit/drivenHere.js';
 import { loadWithin } from '../../stores/kit/loadWithin.js';
 import { checkClaim } from '../../stores/kit/runClaim.js';
 import { checkAnswer } from './checkAnswer.js';
@@ -113,7 +114,7 @@ export async function resumeLoop<I, C>(
         : `is working (${checkpoint.state}) and takes only loop.abort`;
     throw notWaiting(checkpoint, event, waits);
   }
-  checkClaim(runId, checkpoint.claim, Date.now(), claim.self);
+  checkClaim(runId, checkpoint.claim, Date.now(), claim.self, drivenHere(store, runId));
   const watch = await watchRun(options, expected.machineId);
   const drive = () =>
     prepared.drive<C>({

@@ -3,6 +3,7 @@ import { LoopConfigError } from '../../core/vocabulary/LoopConfigError.js';
 import { isCheckpointError } from '../../stores/kit/CheckpointError.js';
 import type { CheckpointRecord, CheckpointStore } from '../../stores/kit/CheckpointStore.js';
 import { decodeCheckpoint } from '../../stores/kit/checkpointFormat.js';
+import { drivenHere } from '../../stores/kit/drivenHere.js';
 import type { RunClaim } from '../../stores/kit/runClaim.js';
 import { checkRunOptions, prepareLoop } from '../loop/prepareLoop.js';
 import { resumeLoop } from '../loop/resumeLoop.js';
@@ -87,7 +88,8 @@ async function recoverOne(
   if (record?.status !== 'running') return; // finished or paused since it was listed
   const { machineId } = record;
   const claim = claimOf(record);
-  if (claim && claim.expiresAt > Date.now() && claim.owner !== options.claimOwner) {
+  const live = claim && claim.expiresAt > Date.now();
+  if (live && (claim.owner !== options.claimOwner || drivenHere(store, runId))) {
     report.stillClaimed.push({ runId, owner: claim.owner, expiresAt: claim.expiresAt });
     return;
   }

@@ -10,6 +10,7 @@ import {
   storeTimeout,
 } from '../../stores/kit/CheckpointError.js';
 import type { CheckpointRecord, CheckpointStore } from '../../stores/kit/CheckpointStore.js';
+import { whileDrivenHere } from '../../stores/kit/drivenHere.js';
 import { keepClaim, releaseClaim } from '../../stores/kit/runClaim.js';
 import { pipelineMachineOf } from './createPipelineMachine.js';
 import {
@@ -99,7 +100,7 @@ export function drivePipeline(drive: Drive): Promise<PipelineRunResult> {
     );
   }
 
-  return new Promise<PipelineRunResult>((resolve, reject) => {
+  const run = new Promise<PipelineRunResult>((resolve, reject) => {
     let seq = store?.seq ?? 0;
     let lastSaved = store?.saved;
     let saves: Promise<unknown> = Promise.resolve();
@@ -192,6 +193,7 @@ export function drivePipeline(drive: Drive): Promise<PipelineRunResult> {
     if (signal?.aborted) abort();
     else signal?.addEventListener('abort', abort, { once: true });
   });
+  return store ? whileDrivenHere(store.store, runId, run) : run;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { ActorOptions, AnyActorLogic } from 'xstate';
 import { LoopConfigError } from '../../core/vocabulary/LoopConfigError.js';
 import { CheckpointError } from '../../stores/kit/CheckpointError.js';
 import type { CheckpointStore } from '../../stores/kit/CheckpointStore.js';
+import { drivenHere } from '../../stores/kit/drivenHere.js';
 import { loadWithin } from '../../stores/kit/loadWithin.js';
 import { checkClaim } from '../../stores/kit/runClaim.js';
 import { checkIfSeq } from '../loop/checkIfSeq.js';
@@ -155,7 +156,13 @@ export async function resumePipeline<
           (stage) => record.context.stages[stage]?.paused?.pending,
         );
   if (record.status === 'running' && persisted)
-    checkClaim(persisted.runId, record.claim, Date.now(), self);
+    checkClaim(
+      persisted.runId,
+      record.claim,
+      Date.now(),
+      self,
+      drivenHere(persisted.store, persisted.runId),
+    );
   const result = drivePipeline({
     ...options,
     plan: resolved,

@@ -29,15 +29,24 @@ export function newClaimOwner(): string {
 /**
  * Throws `CheckpointError` `conflict` when a live writer still holds the run; a claim whose
  * writer stopped renewing it (it died) is taken over once it has expired, and a claim held under
- * `self` (this process's stable `claimOwner`, so its own earlier life) at once.
+ * `self` (this process's stable `claimOwner`, so its own earlier life) at once, unless this
+ * process is still driving the run (`liveHere`, from `drivenHere`).
  */
 export function checkClaim(
   runId: string,
   claim: RunClaim | undefined,
   now = Date.now(),
   self?: string,
+  liveHere = false,
 ): void {
   if (!claim || claim.expiresAt <= now) return;
+  if (liveHere) {
+    throw new CheckpointError(
+      'conflict',
+      runId,
+      `loopchart: run '${runId}' is being driven by this process right now (${claim.owner}); nothing was run`,
+    );
+  }
   if (self !== undefined && claim.owner === self) return;
   throw new CheckpointError(
     'conflict',
