@@ -40,14 +40,14 @@ export function checkClaim(
   liveHere = false,
 ): void {
   if (!claim || claim.expiresAt <= now) return;
-  if (liveHere) {
+  if (self !== undefined && claim.owner === self) {
+    if (!liveHere) return;
     throw new CheckpointError(
       'conflict',
       runId,
-      `loopchart: run '${runId}' is being driven by this process right now (${claim.owner}); nothing was run`,
+      `loopchart: run '${runId}' is claimed by this process's own claimOwner (${self}) and this process is driving it right now, so nothing was run`,
     );
   }
-  if (self !== undefined && claim.owner === self) return;
   throw new CheckpointError(
     'conflict',
     runId,
