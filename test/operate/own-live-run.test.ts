@@ -6,14 +6,12 @@
  * recoverers read the row the first had just saved and parked the attempt the first was running.
  */
 import {
-  isCheckpointError,
   type LoopConfig,
   MemoryCheckpointStore,
   type RunResult,
   recoverRuns,
   runLoop,
 } from 'loopchart';
-import { type PipelinePlan, resumePipeline, runPipeline } from 'loopchart/pipeline';
 import { describe, expect, it } from 'vitest';
 
 function heldLoop() {
@@ -71,40 +69,3 @@ describe.each(['park', 'end'] as const)(
     });
   },
 );
-
-it('leaves a pipeline this process drives to its driver, and resumePipeline under the same owner is refused', async () => {
-  let release = () => {};
-  let attempts = 0;
-  const plan: PipelinePlan = {
-    id: 'report',
-    stages: [
-      {
-        id: 'a',
-        loop: {
-          maxRetries: 0,
-          idempotent: true,
-          attempt: () => {
-            attempts += 1;
-            return new Promise<string>((resolve) => (release = () => resolve('table')));
-          },
-          validate: () => ({ valid: true }),
-        },
-      },
-    ],
-  };
-  const store = new MemoryCheckpointStore();
-  const live = runPipeline(plan, 'q', { store, runId: 'p1', claimOwner: 'pod-a' });
-  const stageRunning = async () =>
-    attempts > 0 &&
-    JSON.parse((await store.load('p1'))?.data ?? '{}').context?.stages?.a?.status === 'running';
-  while (!(await stageRunning())) await new Promise((r) => setTimeout(r, 1));
-  const report = await recoverRuns(store, { pipelines: { report: plan } }, { claimOwner: 'pod-a' });
-  expect(report).toMatchObject({ resumed: [], stillClaimed: [{ runId: 'p1', owner: 'pod-a' }] });
-  const again = await resumePipeline(plan, { store, runId: 'p1', claimOwner: 'pod-a' }).catch(
-    (error: unknown) => error,
-  );
-  expect(isCheckpointError(again) && again.code).toBe('conflict');
-  release();
-  await expect(live).resolves.toMatchObject({ status: 'completed' });
-  expect(attempts).toBe(1);
-});
