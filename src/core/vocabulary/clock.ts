@@ -21,17 +21,23 @@ export interface Clock {
 export const monotonicClock: Clock = {
   now: () => globalThis.performance.timeOrigin + globalThis.performance.now(),
   after: (ms, fire) => {
-    // setTimeout fires at once for a delay past 2^31 - 1 ms (~24.8 days): wait in slices instead
-    let timer: ReturnType<typeof setTimeout>;
-    const wait = (left: number) => {
-      timer = setTimeout(
-        () => (left > MAX_TIMER_MS ? wait(left - MAX_TIMER_MS) : fire()),
-        Math.min(Math.max(0, left), MAX_TIMER_MS),
-      );
-    };
-    wait(ms);
+    if (!(ms <= MAX_TIMER_MS)) return afterLong(ms, fire);
+    const timer = setTimeout(fire, Math.max(0, ms));
     return () => clearTimeout(timer);
   },
 };
+
+// setTimeout fires at once for a delay past 2^31 - 1 ms (~24.8 days): wait in slices instead
+function afterLong(ms: number, fire: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout>;
+  const wait = (left: number) => {
+    timer = setTimeout(
+      () => (left > MAX_TIMER_MS ? wait(left - MAX_TIMER_MS) : fire()),
+      Math.min(Math.max(0, left), MAX_TIMER_MS),
+    );
+  };
+  wait(ms);
+  return () => clearTimeout(timer);
+}
 
 const MAX_TIMER_MS = 2_147_483_647;

@@ -35,75 +35,107 @@ export function withTimeLimit<T>(
  */
 export function withLazySignal<T>(
   start: (signal: () => AbortSignal) => T | PromiseLike<T>,
-  { ms, timeout, signal: parent, clock = monotonicClock }: TimeLimit,
+  limit: TimeLimit,
 ): Promise<T> {
   // one promise, settled once, by whichever comes first: the call, the timer or the parent
-  return new Promise<T>((resolve, reject) => {
-    let controller: AbortController | undefined;
-    let stopped = false;
-    let stopReason: unknown;
-    let settled = false;
-    let armed = false;
-    let cancel = () => {};
-    const settle = () => {
-      settled = true;
-      if (!armed) return;
-      cancel();
-      parent?.removeEventListener('abort', onAbort);
-    };
-    const stop = (reason: unknown) => {
-      if (settled) return;
-      settle();
-      stopped = true;
-      stopReason = reason;
-      controller?.abort(reason);
-      reject(reason);
-    };
-    const onAbort = () => stop(parent?.reason);
-    // the timer and the parent's listener, once something can notice them
-    const arm = () => {
-      if (armed || settled) return;
-      armed = true;
-      cancel = clock.after(ms, () => stop(timeout()));
-      if (parent?.aborted) onAbort();
-      else parent?.addEventListener('abort', onAbort, { once: true });
-    };
-    const signal = () => {
-      if (controller === undefined) {
-        controller = new AbortController();
-        if (stopped) controller.abort(stopReason);
-        else arm();
-      }
-      return controller.signal;
-    };
-    if (parent?.aborted) onAbort();
-    // called synchronously: a caller that counts the call as started knows it has really run
-    let work: T | PromiseLike<T>;
-    try {
-      work = start(signal);
-    } catch (error) {
-      if (!settled) {
-        settle();
-        reject(error);
-      }
-      return;
-    }
-    Promise.resolve(work).then(
-      (value) => {
-        if (settled) return;
-        if (parent?.aborted) return stop(parent.reason); // the abort came first, unheard
-        settle();
-        resolve(value);
-      },
-      (error: unknown) => {
-        if (settled) return;
-        if (parent?.aborted) return stop(parent.reason);
-        settle();
-        reject(error);
-      },
-    );
-    // A call settled by now needs neither the timer (it fires in a later task) nor the listener
-    // (it never read its signal, and an abort meanwhile is seen above): most steps are such calls.
-    resolved.then(arm);
-  });
+  const call = new LimitedCall<T>(limit);
+  const parent = limit.signal;
+  if (parent?.aborted) call.stop(parent.reason);
+  // called synchronously: a caller that counts the call as started knows it has really run
+  let work: T | PromiseLike<T>;
+  try {
+    work = start(() => call.signal());
+  } catch (error) {
+    call.fail(error);
+    return call.promise;
+  }
+  Promise.resolve(work).then(
+    (value) => call.end(value, true),
+    (error: unknown) => call.end(error, false),
+  );
+  // A call settled by now needs neither the timer (it fires in a later task) nor the listener
+  // (it never read its signal, and an abort meanwhile is seen when it settles): most steps are such calls.
+  resolved.then(() => call.arm());
+  return call.promise;
 }
+
+// One object per call instead of a closure per state change: a call in flight holds little.
+class LimitedCall<T> {
+  readonly promise: Promise<T>;
+  private resolve!: (value: T) => void;
+  private reject!: (reason: unknown) => void;
+  private controller: AbortController | undefined = undefined;
+  private stopped = false;
+  private stopReason: unknown = undefined;
+  private settled = false;
+  private armed = false;
+  private cancel: () => void = noop;
+  private onAbort: () => void = noop;
+
+  constructor(private readonly limit: TimeLimit) {
+    this.promise = new Promise<T>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+  }
+
+  signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.stopped) this.controller.abort(this.stopReason);
+      else this.arm();
+    }
+    return this.controller.signal;
+  }
+
+  /** The timer and the parent's listener, once something can notice them. */
+  arm(): void {
+    if (this.armed || this.settled) return;
+    this.armed = true;
+    const { ms, timeout, signal: parent, clock = monotonicClock } = this.limit;
+    this.cancel = clock.after(ms, () => this.stop(timeout()));
+    if (parent?.aborted) this.stop(parent.reason);
+    else if (parent) {
+      this.onAbort = () => this.stop(parent.reason);
+      parent.addEventListener('abort', this.onAbort, { once: true });
+    }
+  }
+
+  stop(reason: unknown): void {
+    if (this.settled) return;
+    this.settle();
+    this.stopped = true;
+    this.stopReason = reason;
+    this.controller?.abort(reason);
+    this.reject(reason);
+  }
+
+  /** The call threw synchronously. */
+  fail(error: unknown): void {
+    if (this.settled) return;
+    this.settle();
+    this.reject(error);
+  }
+
+  /** The call settled: with its value (`ok`) or its error. */
+  end(outcome: unknown, ok: boolean): void {
+    if (this.settled) return;
+    const parent = this.limit.signal;
+    if (parent?.aborted)
+      this.stop(parent.reason); // the abort came first, unheard
+    else {
+      this.settle();
+      if (ok) this.resolve(outcome as T);
+      else this.reject(outcome);
+    }
+  }
+
+  private settle(): void {
+    this.settled = true;
+    if (!this.armed) return;
+    this.cancel();
+    this.limit.signal?.removeEventListener('abort', this.onAbort);
+  }
+}
+
+const noop = () => {};
