@@ -2,6 +2,7 @@ import { type RouteRow, VERDICT_ROWS } from '../decisions/decisionTable.js';
 import { RATIONALES, type RationaleExtras, type RationaleKey } from '../decisions/rationales.js';
 import type { RouteFacts } from '../decisions/routeFacts.js';
 import { ROUTE_GUARDS } from '../decisions/routeGuards.js';
+import { flatString } from '../vocabulary/flatString.js';
 import type { TraceDecision } from '../vocabulary/statuses.js';
 import type { LoopContext } from './loopContext.js';
 import { routeFactsOf } from './routeFactsOf.js';
@@ -9,7 +10,7 @@ import { routeFactsOf } from './routeFactsOf.js';
 /** One human sentence saying why the loop took `decision`, from what its context holds. */
 export function explain(decision: TraceDecision, context: LoopContext): string {
   const facts = routeFactsOf(context);
-  return RATIONALES[rationaleKey(decision, facts)](facts, extrasOf(context));
+  return flatString(RATIONALES[rationaleKey(decision, facts)](facts, extrasOf(context)));
 }
 
 /** `terminate_with_partial` has three rows; the first whose guard holds says why. */
