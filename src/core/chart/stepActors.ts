@@ -2,23 +2,19 @@ import { type AnyActorRef, fromPromise } from 'xstate';
 import { type Clock, monotonicClock } from '../vocabulary/clock.js';
 import type { ClarificationAnswer, LoopConfig, LoopSettings } from '../vocabulary/config.js';
 import {
-  classifyFailure,
   type FailureClassifier,
   type FailureRecord,
   LoopStepFailure,
-  markFailureRecord,
   type StepName,
-  transientFailure,
-  uncertainSideEffect,
 } from '../vocabulary/failures.js';
-import { stepBudget } from '../vocabulary/stepBudget.js';
-import { missingResult, readStepResult, stepOutput } from '../vocabulary/stepResults.js';
 import type { ValidationError } from '../vocabulary/validation.js';
-import { type TimeLimit, withLazySignal, withTimeLimit } from '../vocabulary/withTimeLimit.js';
-import { reservationRefusal } from './costReservation.js';
-import { DeadlineExceeded, deadlineRecord, isDeadlineExceeded, timeLeft } from './deadline.js';
-import { stepContext } from './stepContext.js';
+import { timeLeft } from './deadline.js';
+import { runOneStep } from './runOneStep.js';
+import { keepInput, noFallback } from './standInSteps.js';
 import type { StepGate } from './stepGate.js';
+
+export { runOneStep, stepTimeout } from './runOneStep.js';
+export { isIdempotent } from './standInSteps.js';
 
 /** The JSON-safe input every step actor is invoked with (persisted with an in-flight step). */
 export interface StepInput {
@@ -38,19 +34,7 @@ export interface StepInput {
   cost?: number;
 }
 
-/** Thrown by loopchart when a step runs past its timeout: transient, effect unknown. */
-export function stepTimeout(step: StepName, ms: number): LoopStepFailure {
-  const option = step === 'attempt' ? 'attemptTimeoutMs' : 'stepTimeoutMs';
-  const failure = transientFailure(`${step} did not finish within ${option} (${ms} ms)`, {
-    effect: 'unknown',
-  });
-  Object.defineProperty(failure, 'name', {
-    value: step === 'attempt' ? 'LoopAttemptTimeout' : 'LoopStepTimeout',
-  });
-  return failure;
-}
-
-type StepRunner = (ctx: Record<string, unknown>) => unknown;
+export type StepRunner = (ctx: Record<string, unknown>) => unknown;
 
 /** A run's step functions, as the step actors call them. */
 export interface RunSteps {
@@ -93,110 +77,6 @@ export function stepActor(step: StepName, settings: LoopSettings, own: RunSteps 
   return fromPromise<unknown, StepInput>(({ input, signal, self }) =>
     runOneStep(step, () => stepsOfRun(self._parent, own), settings, input, signal),
   );
-}
-
-/**
- * One step as a step actor runs it: the step's output, or a thrown marked `FailureRecord` (a
- * step the deadline cut off, or the user's failure classified). Engines that journal a step run
- * this inside their own step, so the timeout and the deadline are part of what they record.
- */
-export async function runOneStep(
-  step: StepName,
-  stepsOf: () => RunSteps,
-  settings: LoopSettings,
-  input: StepInput,
-  signal: AbortSignal,
-): Promise<unknown> {
-  const timeoutMs = step === 'attempt' ? settings.attemptTimeoutMs : settings.stepTimeoutMs;
-  let classify: FailureClassifier | undefined;
-  try {
-    const steps = stepsOf();
-    classify = steps.classify;
-    const { clock } = steps;
-    const run = steps[step];
-    if (input.resumed && !isIdempotent(step, steps, settings)) {
-      throw uncertainSideEffect(
-        `${step} was in flight when the run was checkpointed; it is not idempotent, so it was not run again`,
-      );
-    }
-    // a resumed step was in flight when its process died: it may have begun there
-    const began = input.resumed === true;
-    // until it passes the gate an attempt has not begun: a stop meanwhile (an abort, the
-    // budget's refusal) does not count it
-    if (step === 'attempt' && !began) steps.gate?.attemptWaits(input.attempt);
-    if (signal.aborted) throw signal.reason;
-    const refusal = reservationRefusal(
-      step,
-      steps.estimates?.[step],
-      input.cost ?? 0,
-      settings.maxCost,
-    );
-    if (refusal) throw refusal;
-    if (steps.gate) await passGate(steps.gate, { step, input, signal, began, clock });
-    const left = timeLeft(input.deadlineAt, clock.now());
-    if (left === 0) throw new DeadlineExceeded(step, began);
-    // called synchronously as the actor starts, so a step counted as started has really run
-    const budget = stepBudget(settings, input, left);
-    const start = (stepSignal: () => AbortSignal) => run(stepContext(input, stepSignal, budget));
-    const limit = stepLimit(step, timeoutMs, left, signal, clock);
-    const raw = await (limit === null ? start(() => signal) : withLazySignal(start, limit));
-    const read = readStepResult(raw);
-    if (read.costProblem) throw new LoopStepFailure('permanent', `${step} ${read.costProblem}`);
-    const missing = missingResult(step, read.value);
-    if (missing) throw new LoopStepFailure('permanent', missing);
-    // only an attempt may return an empty result or a question
-    return stepOutput(read, step === 'attempt');
-  } catch (error) {
-    if (isDeadlineExceeded(error)) throw deadlineRecord(error);
-    throw markFailureRecord(classifyFailure(error, step, classify));
-  }
-}
-
-/**
- * Waits for the checkpoint before the step to be saved, unless the run's deadline passes first:
- * until then the step has not begun (its own timeout has not started; the deadline has).
- */
-async function passGate(
-  gate: StepGate,
-  at: {
-    step: StepName;
-    input: StepInput;
-    signal: AbortSignal;
-    began: boolean;
-    clock: Clock;
-  },
-): Promise<void> {
-  const { step, input, began, clock } = at;
-  const waiting = step === 'attempt' && !began;
-  try {
-    const left = timeLeft(input.deadlineAt, clock.now());
-    const pass = (signal: AbortSignal) => gate.pass(signal);
-    await (left === null
-      ? pass(at.signal)
-      : withTimeLimit(pass, {
-          ms: left,
-          timeout: () => new DeadlineExceeded(step, began),
-          signal: at.signal,
-          clock,
-        }));
-  } finally {
-    if (waiting) gate.attemptPassed(input.attempt);
-  }
-}
-
-/** The step's own timeout or what is left of the deadline, whichever ends first. */
-function stepLimit(
-  step: StepName,
-  timeoutMs: number | null,
-  left: number | null,
-  signal: AbortSignal,
-  clock: Clock,
-): TimeLimit | null {
-  if (left !== null && (timeoutMs === null || left < timeoutMs)) {
-    return { ms: left, timeout: () => new DeadlineExceeded(step), signal, clock };
-  }
-  if (timeoutMs === null) return null;
-  return { ms: timeoutMs, timeout: () => stepTimeout(step, timeoutMs), signal, clock };
 }
 
 /**
@@ -249,18 +129,5 @@ export function stepActors(settings: LoopSettings, own: RunSteps | undefined) {
     retryDelay: retryDelayActor(own),
   };
 }
-
-/**
- * Whether running `step` again is harmless: the config says so, or it is loopchart's own stand-in
- * for a refine or fallback the config leaves out (they act on nothing).
- */
-export function isIdempotent(step: StepName, steps: RunSteps, settings: LoopSettings): boolean {
-  return settings.idempotent[step] || steps[step] === keepInput || steps[step] === noFallback;
-}
-
-const keepInput: StepRunner = (ctx) => ctx.input;
-const noFallback: StepRunner = () => {
-  throw new LoopStepFailure('permanent', 'no fallback is configured');
-};
 
 export type { FailureRecord };
