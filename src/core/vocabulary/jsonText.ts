@@ -83,13 +83,28 @@ function writeList(items: readonly unknown[], walk: Walk, depth: number): string
 function writeRecord(record: Record<string, unknown>, walk: Walk, depth: number): string {
   const keys = Object.keys(record);
   if (!keys.every((key) => key.isWellFormed())) return writeOddRecord(record, keys, walk, depth);
-  keys.sort();
+  sortKeys(keys);
   let out = '';
   for (const key of keys) {
     const item = write(record[key], walk, depth + 1);
     if (item !== undefined) out += `${out ? ',' : ''}${JSON.stringify(key)}:${item}`;
   }
   return `{${out}}`;
+}
+
+// What `keys.sort()` gives (UTF-16 code unit order; keys are distinct), without the work arrays
+// Array.prototype.sort allocates each call: most records hashed have a handful of keys.
+function sortKeys(keys: string[]): void {
+  if (keys.length > 16) {
+    keys.sort();
+    return;
+  }
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i] as string;
+    let j = i - 1;
+    for (; j >= 0 && (keys[j] as string) > key; j--) keys[j + 1] = keys[j] as string;
+    keys[j + 1] = key;
+  }
 }
 
 // Keys with lone surrogates: made well-formed before sorting, and two that become one keep the
