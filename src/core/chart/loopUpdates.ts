@@ -16,6 +16,7 @@ import {
   type LoopPhase,
   withEntry,
 } from './loopContext.js';
+import { withDecisionEntry, withStepEntry } from './withStepEntry.js';
 
 // Pure context updaters: each returns the fields an `assign` in loopMachine.ts changes. A step's
 // result and the entry into the next state are one update, because every `assign` copies the
@@ -52,15 +53,6 @@ function addCost(total: number, cost: number): number {
   return Math.min(Number.MAX_VALUE, total + cost);
 }
 
-function stepEntry(context: LoopContext, cost: number) {
-  const entry: { startedAt: number; cost?: number; intermittent?: true } = {
-    startedAt: context.ledger.stepStartedAt,
-  };
-  if (cost > 0) entry.cost = cost;
-  if (context.ledger.transientRetried) entry.intermittent = true;
-  return entry;
-}
-
 /** A finished step's common bookkeeping, entering `next` (if it is a working state). */
 function finishStep(
   context: LoopContext,
@@ -77,11 +69,7 @@ function finishStep(
 
 export function acceptAttempt(context: LoopContext, output: unknown, next?: LoopPhase): Update {
   const { value, cost } = readStepResult(output);
-  const trace = withEntry(context, {
-    state: 'attempting',
-    key: context.key,
-    ...stepEntry(context, cost),
-  });
+  const trace = withStepEntry(context, 'attempting', cost);
   if (isEmptyResult(value)) {
     return { trace, ...finishStep(context, cost, next, { empty: { reason: value.reason } }) };
   }
@@ -118,12 +106,7 @@ export function acceptVerdict(context: LoopContext, output: unknown): Update {
     verdict,
     feedback: 'error' in verdict && verdict.error ? verdict.error : context.feedback,
     stall: { fingerprint: print, repeats },
-    trace: withEntry(context, {
-      state: 'validating',
-      key: context.key,
-      fingerprint: print,
-      ...stepEntry(context, cost),
-    }),
+    trace: withStepEntry(context, 'validating', cost, print),
     ...finishStep(context, cost, 'routing', {}),
   };
 }
@@ -133,7 +116,7 @@ export function acceptRefinement(context: LoopContext, output: unknown): Update 
   return {
     input: value,
     key: keyOf(context.settings, value),
-    trace: withEntry(context, { state: 'refining', ...stepEntry(context, cost) }),
+    trace: withStepEntry(context, 'refining', cost),
     ...finishStep(context, cost, undefined, {}),
   };
 }
@@ -141,7 +124,7 @@ export function acceptRefinement(context: LoopContext, output: unknown): Update 
 export function acceptFallback(context: LoopContext, output: unknown): Update {
   const { value, cost } = readStepResult(output);
   return {
-    trace: withEntry(context, { state: 'fallingBack', ...stepEntry(context, cost) }),
+    trace: withStepEntry(context, 'fallingBack', cost),
     ...finishStep(context, cost, undefined, { fallbackCandidate: value }),
   };
 }
@@ -164,11 +147,7 @@ export function recordFailure(context: LoopContext, step: StepName, error: unkno
 export function recordDecision(context: LoopContext, decision: TraceDecision): Update {
   if (!context.settings.trace) return {};
   return {
-    trace: withEntry(context, {
-      state: context.phase,
-      decision,
-      rationale: explain(decision, context),
-    }),
+    trace: withDecisionEntry(context, context.phase, decision, explain(decision, context)),
   };
 }
 
@@ -176,12 +155,7 @@ export function recordDecision(context: LoopContext, decision: TraceDecision): U
 export function countRetry(context: LoopContext): Update {
   const retryCount = context.retryCount + 1;
   const trace = context.settings.trace
-    ? withEntry(context, {
-        state: 'routing',
-        decision: 'refine',
-        rationale: explain('refine', context),
-        retryCount,
-      })
+    ? withDecisionEntry(context, 'routing', 'refine', explain('refine', context), retryCount)
     : context.trace;
   return { retryCount, trace, ...enterPhase(context, 'refining') };
 }
