@@ -93,7 +93,9 @@ function deadlineProblems(c: Combination, run: CombinationRun): string[] {
 /**
  * No non-idempotent step acts twice, unless a person asked for the stage to run again. An
  * idempotent one may run again after a crash, and a refine once more on a transient failure in
- * each run of its loop (an attempt's retry has a number of its own).
+ * each run of its loop (an attempt's retry has a number of its own). A crash takes the run back
+ * to its last saved checkpoint, so a refine may repeat both its call and its retry, whose record
+ * was not saved.
  */
 function repeatedEffects(c: Combination, run: CombinationRun): string[] {
   const problems: string[] = [];
@@ -101,7 +103,7 @@ function repeatedEffects(c: Combination, run: CombinationRun): string[] {
   for (const [key, count] of run.ledger.effects) {
     const step = key.split(':')[0] as 'attempt' | 'refine' | 'fallback';
     const perLoop = c.idempotent[step] && step === 'refine' ? 2 : 1;
-    const allowed = loops * perLoop + (c.idempotent[step] ? run.crashes : 0);
+    const allowed = (loops + (c.idempotent[step] ? run.crashes : 0)) * perLoop;
     if (count > allowed)
       problems.push(
         `${key} acted ${count} times (allowed ${allowed}: ${run.crashes} crashes, ${run.reruns} reruns)`,
