@@ -7,9 +7,9 @@ import {
   isEmptyResult,
   readStepResult,
 } from '../vocabulary/stepResults.js';
+import { ContextFacts } from './ContextFacts.js';
 import type { LoopContext } from './loopContext.js';
 import { verdictOf } from './loopUpdates.js';
-import { routeFactsOf } from './routeFactsOf.js';
 
 interface Args {
   context: LoopContext;
@@ -17,7 +17,7 @@ interface Args {
 }
 
 function onContext(test: (facts: RouteFacts) => boolean) {
-  const guard = ({ context }: Args) => test(routeFactsOf(context));
+  const guard = ({ context }: Args) => test(new ContextFacts(context));
   return isBudgetGuard(test) ? budgetGuard(guard) : guard;
 }
 

@@ -8,12 +8,16 @@ const BUDGET_GUARD = Symbol.for('loopchart.budgetGuard');
  * @example guards: { underCap: budgetGuard(({ context }) => context.tries < 5) }
  */
 export function budgetGuard<G extends (...args: never[]) => boolean>(guard: G): G {
+  const call = guard as unknown as (args: unknown, params: unknown) => boolean;
   const marked =
     'check' in guard
       ? guard
-      : (Object.defineProperty((...args: Parameters<G>) => guard(...args), 'name', {
-          value: guard.name,
-        }) as unknown as G);
+      : (Object.defineProperty(
+          // XState calls a guard with (args, params); a rest parameter would allocate an array per call
+          (args: unknown, params: unknown) => call(args, params),
+          'name',
+          { value: guard.name },
+        ) as unknown as G);
   Object.defineProperty(marked, BUDGET_GUARD, { value: true });
   return marked;
 }
