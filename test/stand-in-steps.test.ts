@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runOneStep, runStepsOf, type StepInput } from '../src/core/chart/stepActors.js';
+import { runOneStep } from '../src/core/chart/runOneStep.js';
+import { runStepsOf, type StepInput } from '../src/core/chart/stepActors.js';
 import { type LoopConfig, resolveConfig } from '../src/core/vocabulary/config.js';
 
 // A step in flight when its run was checkpointed runs again only if running it twice is harmless:

@@ -13,9 +13,6 @@ import { runOneStep } from './runOneStep.js';
 import { keepInput, noFallback } from './standInSteps.js';
 import type { StepGate } from './stepGate.js';
 
-export { runOneStep, stepTimeout } from './runOneStep.js';
-export { isIdempotent } from './standInSteps.js';
-
 /** The JSON-safe input every step actor is invoked with (persisted with an in-flight step). */
 export interface StepInput {
   input: unknown;

@@ -1,11 +1,8 @@
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { fromPromise } from 'xstate';
-import {
-  isIdempotent,
-  type RunSteps,
-  runOneStep,
-  type StepInput,
-} from '../../core/chart/stepActors.js';
+import { runOneStep } from '../../core/chart/runOneStep.js';
+import { isIdempotent } from '../../core/chart/standInSteps.js';
+import type { RunSteps, StepInput } from '../../core/chart/stepActors.js';
 import type { LoopSettings } from '../../core/vocabulary/config.js';
 import {
   classifyFailure,

@@ -1,5 +1,6 @@
 import { stepOfState } from '../../core/chart/loopContext.js';
-import { isIdempotent, runStepsOf } from '../../core/chart/stepActors.js';
+import { isIdempotent } from '../../core/chart/standInSteps.js';
+import { runStepsOf } from '../../core/chart/stepActors.js';
 import type { AnyLoopConfig } from '../../core/vocabulary/AnyLoopConfig.js';
 import type { LoopSettings } from '../../core/vocabulary/config.js';
 import type { StepName } from '../../core/vocabulary/failures.js';

@@ -5,7 +5,7 @@ import {
   type LoopPlan,
   withPlanId,
 } from '../../core/chart/compileLoop.js';
-import { isIdempotent } from '../../core/chart/stepActors.js';
+import { isIdempotent } from '../../core/chart/standInSteps.js';
 import { DEFAULT_DEADLINE_MS, type LoopConfig } from '../../core/vocabulary/config.js';
 import type { StepName } from '../../core/vocabulary/failures.js';
 import { fingerprint } from '../../core/vocabulary/hashing.js';

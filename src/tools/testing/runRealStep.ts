@@ -1,4 +1,5 @@
-import { type RunSteps, runOneStep, type StepInput } from '../../core/chart/stepActors.js';
+import { runOneStep } from '../../core/chart/runOneStep.js';
+import type { RunSteps, StepInput } from '../../core/chart/stepActors.js';
 import { monotonicClock } from '../../core/vocabulary/clock.js';
 import type { LoopSettings } from '../../core/vocabulary/config.js';
 import { readError, type StepName } from '../../core/vocabulary/failures.js';
