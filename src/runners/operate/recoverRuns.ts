@@ -4,7 +4,7 @@ import { isCheckpointError } from '../../stores/kit/CheckpointError.js';
 import type { CheckpointRecord, CheckpointStore } from '../../stores/kit/CheckpointStore.js';
 import { decodeCheckpoint } from '../../stores/kit/checkpointFormat.js';
 import { drivenHere } from '../../stores/kit/drivenHere.js';
-import type { RunClaim } from '../../stores/kit/runClaim.js';
+import { claimHolder, type RunClaim } from '../../stores/kit/runClaim.js';
 import { checkRunOptions, prepareLoop } from '../loop/prepareLoop.js';
 import { resumeLoop } from '../loop/resumeLoop.js';
 import type { PipelinePlan } from '../pipeline/pipelinePlan.js';
@@ -88,8 +88,7 @@ async function recoverOne(
   if (record?.status !== 'running') return; // finished or paused since it was listed
   const { machineId } = record;
   const claim = claimOf(record);
-  const live = claim && claim.expiresAt > Date.now();
-  if (live && (claim.owner !== options.claimOwner || drivenHere(store, runId))) {
+  if (claim && claimHolder(claim, Date.now(), options.claimOwner, drivenHere(store, runId))) {
     report.stillClaimed.push({ runId, owner: claim.owner, expiresAt: claim.expiresAt });
     return;
   }

@@ -39,9 +39,10 @@ export function checkClaim(
   self?: string,
   liveHere = false,
 ): void {
-  if (!claim || claim.expiresAt <= now) return;
-  if (self !== undefined && claim.owner === self) {
-    if (!liveHere) return;
+  if (!claim) return;
+  const holder = claimHolder(claim, now, self, liveHere);
+  if (holder === undefined) return;
+  if (holder === 'self') {
     throw new CheckpointError(
       'conflict',
       runId,
@@ -53,6 +54,22 @@ export function checkClaim(
     runId,
     `loopchart: run '${runId}' is being driven by another writer (${claim.owner}); its claim holds for ${claim.expiresAt - now} ms more unless renewed, so nothing was run. If that writer died, resume after ${new Date(claim.expiresAt).toISOString()}`,
   );
+}
+
+/**
+ * Who keeps a resumer from taking `claim` at `now` (`checkClaim`'s rule): `'other'`, a writer
+ * that has not let it expire, or `'self'`, this process driving the run under `self` right now
+ * (`liveHere`); `undefined` when the claim may be taken.
+ */
+export function claimHolder(
+  claim: RunClaim,
+  now: number,
+  self: string | undefined,
+  liveHere: boolean,
+): 'other' | 'self' | undefined {
+  if (claim.expiresAt <= now) return undefined;
+  if (self !== undefined && claim.owner === self) return liveHere ? 'self' : undefined;
+  return 'other';
 }
 
 /** Saves `renew` every third of the claim's time to live until the returned stop is called. */
