@@ -21,6 +21,7 @@ export function targetRows(figures: readonly ImplFigures[], full: number) {
   const bare = find('loopchart, trace');
   const xs = find('minimal XState');
   const routed = find('XState floor + a routing state');
+  const chart = find("loopchart's chart");
   const lg = find('LangGraph');
   const seq = (f: ImplFigures) => f.sequential;
   const conc = (f: ImplFigures) => f.concurrent ?? NONE;
@@ -90,6 +91,28 @@ export function targetRows(figures: readonly ImplFigures[], full: number) {
       limit: '—',
       met: '—',
     },
+    // What loopchart's chart costs XState with loopchart's work taken out, and what that work adds.
+    ...(['sequential', 'in flight'] as const).flatMap((how) => {
+      const pick = how === 'sequential' ? seq : conc;
+      return [
+        {
+          ...row(
+            `(floor) loopchart's chart, its work taken out ÷ XState floor, ${how}`,
+            divide(pick(chart), pick(xs)),
+          ),
+          limit: '—',
+          met: '—',
+        },
+        {
+          ...row(
+            `(own work) loopchart ÷ its chart with the work taken out, ${how}`,
+            divide(pick(lc), pick(chart)),
+          ),
+          limit: '—',
+          met: '—',
+        },
+      ];
+    }),
     // The most any XState design can reach against LangGraph: the floor's own lead.
     {
       ...row('(ceiling) LangGraph ÷ XState floor, sequential', divide(seq(lg), seq(xs))),

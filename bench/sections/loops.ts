@@ -1,4 +1,5 @@
 import type { BenchContext, BenchSection } from '../harness/BenchSection.js';
+import { chartFloorLoop } from '../loops/chartFloorLoop.js';
 import { langgraphLoop } from '../loops/langgraphLoop.js';
 import {
   contextKeyCount,
@@ -25,6 +26,7 @@ const IMPLEMENTATIONS = [
   loopchartBare,
   xstateLoop,
   xstateRoutedLoop,
+  chartFloorLoop,
   langgraphLoop,
   plainLoop,
 ];
