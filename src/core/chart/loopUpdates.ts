@@ -24,18 +24,22 @@ import { withDecisionEntry, withStepEntry } from './withStepEntry.js';
 
 type Update = Partial<LoopContext>;
 
-const note = (context: LoopContext, changes: Partial<LoopLedger>): LoopLedger => ({
-  ...context.ledger,
-  ...changes,
-});
+// A copy of the ledger by V8's clone fast path, then the changes: a second spread of changes of
+// many shapes would take the slow path on every step.
+const note = (context: LoopContext, changes: Partial<LoopLedger>): LoopLedger =>
+  Object.assign({ ...context.ledger }, changes);
 
 /** Enters a working state: the phase, and the time its step starts. */
 export function enterPhase(context: LoopContext, phase: LoopPhase): Update {
-  return { phase, ledger: note(context, { stepStartedAt: Date.now() }) };
+  const ledger = { ...context.ledger };
+  ledger.stepStartedAt = Date.now();
+  return { phase, ledger };
 }
 
 export function startAttempt(context: LoopContext): Update {
-  return { ...enterPhase(context, 'attempting'), attempts: context.attempts + 1 };
+  const update = enterPhase(context, 'attempting');
+  update.attempts = context.attempts + 1;
+  return update;
 }
 
 export function startFallback(context: LoopContext): Update {
@@ -53,31 +57,40 @@ function addCost(total: number, cost: number): number {
   return Math.min(Number.MAX_VALUE, total + cost);
 }
 
-/** A finished step's common bookkeeping, entering `next` (if it is a working state). */
+/**
+ * A finished step's common bookkeeping, entering `next` (if it is a working state), added to the
+ * step's own `update` in place: spreading it into the update instead takes V8's slow path.
+ */
 function finishStep(
+  update: Update,
   context: LoopContext,
   cost: number,
   next: LoopPhase | undefined,
-  ledger: Partial<LoopLedger>,
+  ledger?: Partial<LoopLedger>,
 ): Update {
-  // one copy of the ledger (every key is already in it, so the order stays)
-  const noted = { ...context.ledger, transientRetried: false, ...ledger };
-  if (!next) return { cost: addCost(context.cost, cost), ledger: noted };
-  noted.stepStartedAt = Date.now();
-  return { cost: addCost(context.cost, cost), phase: next, ledger: noted };
+  // one copy of the ledger, by V8's clone fast path; every key is already in it, so the order stays
+  const noted = { ...context.ledger };
+  noted.transientRetried = false;
+  if (ledger !== undefined) Object.assign(noted, ledger);
+  update.cost = addCost(context.cost, cost);
+  if (next) {
+    noted.stepStartedAt = Date.now();
+    update.phase = next;
+  }
+  update.ledger = noted;
+  return update;
 }
 
 export function acceptAttempt(context: LoopContext, output: unknown, next?: LoopPhase): Update {
   const { value, cost } = readStepResult(output);
   const trace = withStepEntry(context, 'attempting', cost);
   if (isEmptyResult(value)) {
-    return { trace, ...finishStep(context, cost, next, { empty: { reason: value.reason } }) };
+    return finishStep({ trace }, context, cost, next, { empty: { reason: value.reason } });
   }
   if (isClarificationRequest(value)) {
     const { question, options, context: about } = value;
     return {
-      trace,
-      ...finishStep(context, cost, next, {}),
+      ...finishStep({ trace }, context, cost, next),
       pending: {
         kind: 'clarification',
         question: String(question),
@@ -86,11 +99,9 @@ export function acceptAttempt(context: LoopContext, output: unknown, next?: Loop
       },
     };
   }
-  return {
-    trace,
-    candidate: value,
-    ...finishStep(context, cost, next, { previous: context.candidate }),
-  };
+  return finishStep({ trace, candidate: value }, context, cost, next, {
+    previous: context.candidate,
+  });
 }
 
 export function acceptVerdict(context: LoopContext, output: unknown): Update {
@@ -102,31 +113,36 @@ export function acceptVerdict(context: LoopContext, output: unknown): Update {
       ? fingerprint(settings.stall?.on === 'verdict' ? verdict : [context.candidate, verdict])
       : undefined;
   const repeats = print !== undefined && print === stall.fingerprint ? stall.repeats + 1 : 1;
-  return {
+  const update: Update = {
     verdict,
     feedback: 'error' in verdict && verdict.error ? verdict.error : context.feedback,
     stall: { fingerprint: print, repeats },
     trace: withStepEntry(context, 'validating', cost, print),
-    ...finishStep(context, cost, 'routing', {}),
   };
+  return finishStep(update, context, cost, 'routing');
 }
 
 export function acceptRefinement(context: LoopContext, output: unknown): Update {
   const { value, cost } = readStepResult(output);
-  return {
+  const update: Update = {
     input: value,
     key: keyOf(context.settings, value),
     trace: withStepEntry(context, 'refining', cost),
-    ...finishStep(context, cost, undefined, {}),
   };
+  return finishStep(update, context, cost, undefined);
 }
 
 export function acceptFallback(context: LoopContext, output: unknown): Update {
   const { value, cost } = readStepResult(output);
-  return {
-    trace: withStepEntry(context, 'fallingBack', cost),
-    ...finishStep(context, cost, undefined, { fallbackCandidate: value }),
-  };
+  return finishStep(
+    { trace: withStepEntry(context, 'fallingBack', cost) },
+    context,
+    cost,
+    undefined,
+    {
+      fallbackCandidate: value,
+    },
+  );
 }
 
 export function recordFailure(context: LoopContext, step: StepName, error: unknown): Update {
@@ -157,7 +173,10 @@ export function countRetry(context: LoopContext): Update {
   const trace = context.settings.trace
     ? withDecisionEntry(context, 'routing', 'refine', explain('refine', context), retryCount)
     : context.trace;
-  return { retryCount, trace, ...enterPhase(context, 'refining') };
+  const update = enterPhase(context, 'refining');
+  update.retryCount = retryCount;
+  update.trace = trace;
+  return update;
 }
 
 /** Schedules the retry wait, its end read on the run's clock (`now`; default the monotonic one). */
