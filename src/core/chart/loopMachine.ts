@@ -70,18 +70,8 @@ export function buildLoopMachine<I, C>(id: string, settings: LoopSettings, own?:
     ...(status === 'fallback' ? {} : { entry: decide(status) }),
     output: ({ context }: { context: LoopContext }) => buildOutcome(status, context),
   });
-  const stepInput = ({ context }: { context: LoopContext }): StepInput => ({
-    input: context.input,
-    feedback: context.feedback,
-    previous: context.ledger.previous,
-    candidate: context.candidate,
-    iteration: context.retryCount,
-    attempt: context.attempts,
-    key: context.key,
-    answers: context.ledger.answers,
-    deadlineAt: context.ledger.deadlineAt,
-    cost: context.cost,
-  });
+  const stepInput = ({ context }: { context: LoopContext }) =>
+    stepInputOf(context, context.ledger.previous);
   const onError = (step: StepName) => ({
     target: 'failed' as const,
     actions: { type: 'recordFailure' as const, params: { step } },
@@ -110,7 +100,7 @@ export function buildLoopMachine<I, C>(id: string, settings: LoopSettings, own?:
             id: 'attempt',
             src: 'attempt',
             // for the attempt, the candidate that just failed is the previous one
-            input: ({ context }) => ({ ...stepInput({ context }), previous: context.candidate }),
+            input: ({ context }) => stepInputOf(context, context.candidate),
             onDone: [
               { guard: 'isEmptyResult', target: 'empty', actions: 'acceptAttempt' },
               {
@@ -220,6 +210,22 @@ export function isBuiltLoopMachine(machine: object): boolean {
 
 /** The machine `createLoopMachine` returns. */
 export type LoopMachine<I = unknown, C = unknown> = ReturnType<typeof buildLoopMachine<I, C>>;
+
+/** What a step actor is invoked with; `previous` is the candidate before the one it works on. */
+function stepInputOf(context: LoopContext, previous: unknown): StepInput {
+  return {
+    input: context.input,
+    feedback: context.feedback,
+    previous,
+    candidate: context.candidate,
+    iteration: context.retryCount,
+    attempt: context.attempts,
+    key: context.key,
+    answers: context.ledger.answers,
+    deadlineAt: context.ledger.deadlineAt,
+    cost: context.cost,
+  };
+}
 
 /** A given start time if it is one, else undefined (the run then starts counting now). */
 function startTimeOf(startedAt: unknown): number | undefined {
