@@ -23,6 +23,8 @@ export interface ImplFigures {
   /** How many loops were in flight at once, when it ran in flight. */
   inFlight?: number;
   concurrent?: InFlightFigures;
+  /** This ÷ the minimal XState machine in adjacent pairs of segments, where it was measured so. */
+  overFloor?: { sequential: Micros; concurrent: Micros };
 }
 
 /** This process's CPU time (user + system, all threads) in ms. */

@@ -13,16 +13,24 @@ export interface PairedOverhead {
   pairs: number;
 }
 
-async function segment(impl: LoopImplementation, loops: number) {
+async function segment(impl: LoopImplementation, loops: number, inFlight: boolean) {
   const cpu = cpuNow();
   const wall = performance.now();
-  for (let n = 0; n < loops; n++) checkResult(impl.name, await impl.run(taskFor(n)));
+  if (inFlight) {
+    const runs = Array.from({ length: loops }, (_, n) =>
+      impl.run(taskFor(n)).then((result) => checkResult(impl.name, result)),
+    );
+    await Promise.all(runs);
+  } else {
+    for (let n = 0; n < loops; n++) checkResult(impl.name, await impl.run(taskFor(n)));
+  }
   return { wall: performance.now() - wall, cpu: cpuNow() - cpu };
 }
 
 /**
- * Runs `impl` and `base` in `pairs` pairs of adjacent segments of `loops` loops each (which comes
- * first alternates) and compares each segment with its neighbour. On a shared machine a process
+ * Runs `impl` and `base` in `pairs` pairs of adjacent segments of `loops` loops each, one after
+ * the other or all at once (`inFlight`; which comes first alternates), and compares each segment
+ * with its neighbour. On a shared machine a process
  * drifts between garbage-collection modes that move a loop's time by ±40% for seconds at a time;
  * two neighbouring segments 20 ms apart see the same mode, so the median of their ratios holds
  * still where separate rounds do not.
@@ -30,7 +38,7 @@ async function segment(impl: LoopImplementation, loops: number) {
 export async function pairedOverhead(
   impl: LoopImplementation,
   base: LoopImplementation,
-  { pairs, loops }: { pairs: number; loops: number },
+  { pairs, loops, inFlight = false }: { pairs: number; loops: number; inFlight?: boolean },
 ): Promise<PairedOverhead> {
   const wall: number[] = [];
   const cpu: number[] = [];
@@ -38,8 +46,8 @@ export async function pairedOverhead(
   let baseSpent = 0;
   for (let pair = 0; pair < pairs; pair++) {
     const first = pair % 2 ? base : impl;
-    const a = await segment(first, loops);
-    const b = await segment(first === base ? impl : base, loops);
+    const a = await segment(first, loops, inFlight);
+    const b = await segment(first === base ? impl : base, loops, inFlight);
     const [mine, theirs] = first === base ? [b, a] : [a, b];
     wall.push(mine.wall / theirs.wall);
     cpu.push(mine.cpu / theirs.cpu);

@@ -9,6 +9,7 @@ import {
   loopchartPlan,
 } from '../loops/loopchartLoop.js';
 import { type ImplFigures, inFlightFigures, sequentialMicros } from '../loops/measure.js';
+import { overFloor } from '../loops/overFloor.js';
 import { plainLoop } from '../loops/plainLoop.js';
 import { targetRows } from '../loops/targets.js';
 import { tracingRows } from '../loops/tracingLoops.js';
@@ -30,6 +31,14 @@ const IMPLEMENTATIONS = [
   langgraphLoop,
   plainLoop,
 ];
+/** Those the targets compare with the minimal XState machine, in adjacent pairs. */
+const PAIRED_WITH_FLOOR = [
+  loopchart,
+  loopchartPlan,
+  loopchartPerCall,
+  loopchartBare,
+  chartFloorLoop,
+];
 /** The loops are weighed while held in their attempt after this many refines. */
 const HELD_AFTER_REFINES = 3;
 
@@ -50,11 +59,13 @@ async function measure(ctx: BenchContext): Promise<{ full: number; figures: Impl
     { maxRounds: 3, budgetMs: ctx.quick ? 2_000 : 45_000, afterRefines: HELD_AFTER_REFINES },
     ctx,
   );
+  const paired = await overFloor(PAIRED_WITH_FLOOR, xstateLoop, full, ctx);
   const figures = IMPLEMENTATIONS.map((impl) => ({
     name: impl.name,
     sequential: sequential.get(impl.name) ?? { cpu: Number.NaN, wall: Number.NaN },
     inFlight: count(impl),
     concurrent: inFlight.get(impl.name),
+    overFloor: paired.get(impl.name),
   }));
   return { full, figures };
 }
@@ -99,6 +110,7 @@ export const section: BenchSection = {
         'wall clock (the CPU time of the process, GC and JIT threads included, below); median of rounds that interleave the implementations; ×lc = this ÷ loopchart runLoop',
       heap: `the loops in flight held in their attempt after ${HELD_AFTER_REFINES} refines: heapUsed after full GCs minus the baseline, per loop`,
       ...tables(figures),
+      targetsTiming: `the targets ÷ the XState floor are medians over adjacent pairs of segments, each loopchart row beside the minimal machine (which comes first alternates): ${ctx.quick ? '3 pairs of 50' : '15 pairs of 300'} loops one at a time, ${ctx.quick ? '1 pair' : '3 pairs'} of ${full} in flight`,
       targets: targetRows(figures, full),
       tracing: await tracingRows(ctx),
       contextKeys: `${keys} top-level keys in the loop machine's context${keys >= 20 ? ' (20 or more: V8 copies it as a slow dictionary on every assign)' : ''}`,
