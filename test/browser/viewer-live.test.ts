@@ -60,10 +60,18 @@ describe('the live viewer at 1280 px', () => {
     await env.browser.screenshot(page, 'viewer-live');
 
     // Scrolled up, the list stays where the user put it and offers the way back.
-    await trace.evaluate((list) => {
-      list.scrollTop = 0;
-      list.dispatchEvent(new Event('scroll'));
-    });
+    // a redraw may replace the list between finding it and scrolling it: scroll the one shown
+    await expect
+      .poll(
+        () =>
+          trace.evaluate((list) => {
+            list.scrollTop = 0;
+            list.dispatchEvent(new Event('scroll'));
+            return list.isConnected && list.scrollTop === 0;
+          }),
+        poll,
+      )
+      .toBe(true);
     const rowsBefore = await page.locator('[data-testid=timeline] > li').count();
     gates[8]?.resolve();
     await expect.poll(() => badgeText(page), poll).toBe('9/12');
