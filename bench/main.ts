@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: runs every section registered in bench/sections/index.ts, prints each one's
  * figures to stdout and writes them all to bench/results.json.
+ * Each section runs in a process of its own (harness/sectionInChild.ts).
  * Usage: npm run bench [-- --quick] [-- <section name> ...]
  */
 import { writeFileSync } from 'node:fs';
@@ -8,6 +9,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { BenchContext, BenchFigures, BenchSection } from './harness/BenchSection.js';
 import { formatFigures } from './harness/formatFigures.js';
+import { CHILD_FLAG, sectionInChild } from './harness/sectionInChild.js';
 import { settledHeap } from './harness/settledHeap.js';
 import * as registered from './sections/index.js';
 
@@ -15,6 +17,8 @@ const resultsFile = fileURLToPath(new URL('../../bench/results.json', import.met
 
 async function main(args: string[]): Promise<number> {
   const quick = args.includes('--quick');
+  const child = args.indexOf(CHILD_FLAG);
+  if (child >= 0) return runChild(args[0] as string, args[child + 1] as string, quick);
   const wanted = args.filter((arg) => !arg.startsWith('--'));
   const all = Object.values<BenchSection>(registered);
   const unknown = wanted.filter((name) => !all.some((section) => section.name === name));
@@ -24,11 +28,6 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   const sections = wanted.length ? all.filter((s) => wanted.includes(s.name)) : all;
-  const ctx: BenchContext = {
-    quick,
-    log: (message) => console.error(`  … ${message}`),
-    settledHeap,
-  };
   const results: Record<string, BenchFigures | { error: string }> = {};
   let failed = 0;
   const started = performance.now();
@@ -38,7 +37,7 @@ async function main(args: string[]): Promise<number> {
     console.log(`\n== ${section.title} [${section.name}] ==`);
     const sectionStart = performance.now();
     try {
-      const figures = await section.run(ctx);
+      const figures = await sectionInChild(fileURLToPath(import.meta.url), section.name, quick);
       results[section.name] = figures;
       console.log(formatFigures(figures));
     } catch (error) {
@@ -66,6 +65,25 @@ async function main(args: string[]): Promise<number> {
   return failed > 0 ? 1 : 0;
 }
 
+/** In a section's own process: runs it and writes `{ figures }` or `{ error }` to `out`. */
+async function runChild(name: string, out: string, quick: boolean): Promise<number> {
+  const section = Object.values<BenchSection>(registered).find((s) => s.name === name);
+  const ctx: BenchContext = {
+    quick,
+    log: (message) => console.error(`  … ${message}`),
+    settledHeap,
+  };
+  try {
+    if (!section) throw new Error(`no bench section ${name}`);
+    writeFileSync(out, JSON.stringify({ figures: await section.run(ctx) }));
+    return 0;
+  } catch (error) {
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    writeFileSync(out, JSON.stringify({ error: message }));
+    return 1;
+  }
+}
+
 function machine() {
   const cpus = os.cpus();
   return {
@@ -85,4 +103,7 @@ function machineLine(): string {
   return `Node ${m.node.slice(1)}, ${m.cores} cores (${m.cpu}), ${m.platform}`;
 }
 
-process.exitCode = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2));
+// a section's own process may hold what the section left open (pollers, sockets): it ends here
+if (process.argv.includes(CHILD_FLAG)) process.exit(code);
+process.exitCode = code;
