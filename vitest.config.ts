@@ -18,8 +18,8 @@ export default defineConfig({
     testTimeout: 30_000,
     // vitest's default, one worker per core minus one, is a single worker on a 2-core machine.
     // Files spend much of their time waiting on child processes, Postgres, Chromium and timers,
-    // so one worker more than cores fills that time (2 cores beside a CPU hog: 569 s, against
-    // 609 s with two workers)
+    // so one worker more than cores fills that time under load (2 cores beside a CPU hog:
+    // 574–634 s over three runs, against 609–687 s with two; quiet, 522 s against 469–502 s)
     maxWorkers: availableParallelism() + 1,
   },
 });
