@@ -19,7 +19,7 @@ export default defineConfig({
     // vitest's default, one worker per core minus one, is a single worker on a 2-core machine.
     // Files spend much of their time waiting on child processes, Postgres, Chromium and timers,
     // so one worker more than cores fills that time under load (2 cores beside a CPU hog:
-    // 574–634 s over three runs, against 609–687 s with two; quiet, 522 s against 469–502 s)
+    // 574–634 s over three runs, against 609–687 s with two; quiet, 494–522 s against 469–502 s)
     maxWorkers: availableParallelism() + 1,
   },
 });
