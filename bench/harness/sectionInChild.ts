@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchFigures } from './BenchSection.js';
@@ -28,6 +28,8 @@ export async function sectionInChild(
       child.once('error', reject);
       child.once('exit', (exitCode) => resolve(exitCode));
     });
+    // a process killed (out of memory, a signal) writes nothing: its exit code is all there is
+    if (!existsSync(out)) throw new Error(`the ${name} section's process exited with ${code}`);
     const result = JSON.parse(readFileSync(out, 'utf8')) as
       | { figures: BenchFigures }
       | { error: string };
