@@ -42,12 +42,17 @@ describe('the live viewer at 1280 px', () => {
     await expect.poll(() => badgeText(page), poll).toBe('max 12');
     // The state the loop is in pulses while it runs.
     await expect.poll(() => currentState(page), poll).toBe('loop.attempting');
-    expect(
-      await page
-        .locator('.node.current.live > rect')
-        .first()
-        .evaluate((rect) => getComputedStyle(rect).animationName),
-    ).toBe('pulse');
+    // found and read in one page task: a redraw between the two would read a detached rect ('')
+    await expect
+      .poll(
+        () =>
+          page.evaluate(() => {
+            const rect = document.querySelector('.node.current.live > rect');
+            return rect?.isConnected ? getComputedStyle(rect).animationName : null;
+          }),
+        poll,
+      )
+      .toBe('pulse');
     for (let n = 1; n <= 8; n += 1) {
       gates[n - 1]?.resolve();
       await expect.poll(() => badgeText(page), poll).toBe(`${n}/12`);
