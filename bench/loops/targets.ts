@@ -1,4 +1,5 @@
 import type { ImplFigures, Micros } from './measure.js';
+import type { OverFloor } from './overFloor.js';
 
 type Pair = Micros;
 const NONE: Pair = { cpu: Number.NaN, wall: Number.NaN };
@@ -9,7 +10,11 @@ const shareSaved = (off: Pair, on: Pair): Pair => ({
 });
 
 /** The issue's targets, each checked on wall-clock time (the CPU-time figure alongside). */
-export function targetRows(figures: readonly ImplFigures[], full: number) {
+export function targetRows(
+  figures: readonly ImplFigures[],
+  full: number,
+  noise: OverFloor | undefined,
+) {
   const find = (prefix: string) => {
     const found = figures.find((f) => f.name.startsWith(prefix));
     if (!found) throw new Error(`no figures for ${prefix}`);
@@ -68,6 +73,15 @@ export function targetRows(figures: readonly ImplFigures[], full: number) {
       ...row(target, value),
       limit: `${limit} ${bound}`,
       met: (limit === '≤' ? value.wall <= bound : value.wall >= bound) ? 'yes' : 'NO',
+    })),
+    // One implementation against itself: a ratio above is only as good as this is near 1.
+    ...(['sequential', 'in flight'] as const).map((how) => ({
+      ...row(
+        `(noise) XState floor ÷ the same machine built again, ${how}`,
+        (how === 'sequential' ? noise?.sequential : noise?.concurrent) ?? NONE,
+      ),
+      limit: '—',
+      met: '—',
     })),
     // What the visible routing state itself costs: loopchart against the floor that has one.
     {

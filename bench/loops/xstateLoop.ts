@@ -119,6 +119,16 @@ export const xstateLoop: LoopImplementation = {
   run: (task) => toPromise(createActor(machine, { input: task }).start()),
 };
 
+/**
+ * The same minimal machine built a second time: paired with the first, it shows how far one
+ * implementation measures from itself on this machine, the noise every ratio above 1 carries.
+ */
+const machineAgain = floorMachine(false);
+export const xstateLoopAgain: LoopImplementation = {
+  name: 'minimal XState v5 machine, built again',
+  run: (task) => toPromise(createActor(machineAgain, { input: task }).start()),
+};
+
 export const xstateRoutedLoop: LoopImplementation = {
   name: 'XState floor + a routing state',
   run: (task) => toPromise(createActor(routedMachine, { input: task }).start()),

@@ -9,7 +9,7 @@ import {
   loopchartPlan,
 } from '../loops/loopchartLoop.js';
 import { type ImplFigures, inFlightFigures, sequentialMicros } from '../loops/measure.js';
-import { overFloor } from '../loops/overFloor.js';
+import { type OverFloor, overFloor } from '../loops/overFloor.js';
 import { plainLoop } from '../loops/plainLoop.js';
 import { targetRows } from '../loops/targets.js';
 import { tracingRows } from '../loops/tracingLoops.js';
@@ -18,7 +18,7 @@ import {
   type LoopImplementation,
   REFINES_TO_VALID,
 } from '../loops/workload.js';
-import { xstateLoop, xstateRoutedLoop } from '../loops/xstateLoop.js';
+import { xstateLoop, xstateLoopAgain, xstateRoutedLoop } from '../loops/xstateLoop.js';
 
 const IMPLEMENTATIONS = [
   loopchart,
@@ -38,11 +38,15 @@ const PAIRED_WITH_FLOOR = [
   loopchartPerCall,
   loopchartBare,
   chartFloorLoop,
+  // the floor against itself: how far apart two measurements of one thing come out here
+  xstateLoopAgain,
 ];
 /** The loops are weighed while held in their attempt after this many refines. */
 const HELD_AFTER_REFINES = 3;
 
-async function measure(ctx: BenchContext): Promise<{ full: number; figures: ImplFigures[] }> {
+async function measure(
+  ctx: BenchContext,
+): Promise<{ full: number; figures: ImplFigures[]; noise: OverFloor | undefined }> {
   const full = ctx.quick ? 1_000 : 10_000;
   // LangGraph is ~20× slower per iteration: a tenth of the loops keeps the bench to minutes.
   const count = (impl: LoopImplementation) => (impl === langgraphLoop ? full / 10 : full);
@@ -67,7 +71,7 @@ async function measure(ctx: BenchContext): Promise<{ full: number; figures: Impl
     concurrent: inFlight.get(impl.name),
     overFloor: paired.get(impl.name),
   }));
-  return { full, figures };
+  return { full, figures, noise: paired.get(xstateLoopAgain.name) };
 }
 
 const round = (value: number | undefined, digits = 2) =>
@@ -102,7 +106,7 @@ export const section: BenchSection = {
   name: 'loops',
   title: `One loop (valid after ${REFINES_TO_VALID} refines, trivial async steps) on loopchart and its peers`,
   async run(ctx) {
-    const { full, figures } = await measure(ctx);
+    const { full, figures, noise } = await measure(ctx);
     const keys = contextKeyCount();
     return {
       workload: `${ITERATIONS_PER_LOOP} attempt→validate iterations and ${REFINES_TO_VALID} refines per loop; µs/iter = a loop's time ÷ ${ITERATIONS_PER_LOOP}`,
@@ -110,8 +114,8 @@ export const section: BenchSection = {
         'wall clock (the CPU time of the process, GC and JIT threads included, below); median of rounds that interleave the implementations; ×lc = this ÷ loopchart runLoop',
       heap: `the loops in flight held in their attempt after ${HELD_AFTER_REFINES} refines: heapUsed after full GCs minus the baseline, per loop`,
       ...tables(figures),
-      targetsTiming: `the targets ÷ the XState floor are medians over adjacent pairs of segments, each loopchart row beside the minimal machine (which comes first alternates): ${ctx.quick ? '3 pairs of 50' : '15 pairs of 300'} loops one at a time, ${ctx.quick ? '1 pair' : '3 pairs'} of ${full} in flight`,
-      targets: targetRows(figures, full),
+      targetsTiming: `the targets ÷ the XState floor are medians over adjacent pairs of segments, each loopchart row beside the minimal machine (which comes first alternates): ${ctx.quick ? '3 pairs of 50' : '15 pairs of 300'} loops one at a time, ${ctx.quick ? '1 pair' : '3 pairs'} of ${full} in flight; the (noise) rows pair the minimal machine with a second copy of itself the same way`,
+      targets: targetRows(figures, full, noise),
       tracing: await tracingRows(ctx),
       contextKeys: `${keys} top-level keys in the loop machine's context${keys >= 20 ? ' (20 or more: V8 copies it as a slow dictionary on every assign)' : ''}`,
     };
