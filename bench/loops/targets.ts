@@ -77,7 +77,7 @@ export function targetRows(
     // One implementation against itself: a ratio above is only as good as this is near 1.
     ...(['sequential', 'in flight'] as const).map((how) => ({
       ...row(
-        `(noise) XState floor ÷ the same machine built again, ${how}`,
+        `(noise) the same machine built again ÷ XState floor, ${how}`,
         (how === 'sequential' ? noise?.sequential : noise?.concurrent) ?? NONE,
       ),
       limit: '—',
